@@ -1,0 +1,247 @@
+-- kasa: the single DDL. Applied on open when PRAGMA user_version is below SCHEMA_VERSION
+-- (src/store/migrate.ts). Times are epoch milliseconds (`*_ms`), amounts integer kuruş,
+-- booleans 0/1, small lists JSON text. Card data (PAN, expiry, CVV) has no column anywhere.
+
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS psps (
+  id     TEXT PRIMARY KEY,
+  active INTEGER NOT NULL CHECK (active IN (0, 1))
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS connections (
+  id              TEXT PRIMARY KEY,
+  psp_id          TEXT NOT NULL REFERENCES psps(id),
+  bank            TEXT NOT NULL,
+  active          INTEGER NOT NULL CHECK (active IN (0, 1)),
+  accepts_foreign INTEGER NOT NULL CHECK (accepts_foreign IN (0, 1)),
+  accepts_debit   INTEGER NOT NULL CHECK (accepts_debit IN (0, 1)),
+  per_tx_max      INTEGER,
+  daily_max       INTEGER,
+  weekly_max      INTEGER,
+  monthly_max     INTEGER,
+  window_minutes  INTEGER,
+  window_max      INTEGER
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS partners (
+  id                     TEXT PRIMARY KEY,
+  name                   TEXT NOT NULL,
+  status                 TEXT NOT NULL CHECK (status IN ('active', 'suspended', 'closed')),
+  allowed_redirect_hosts TEXT,               -- JSON array of lower-case hosts, NULL = no list
+  amount_min             INTEGER,
+  amount_max             INTEGER,
+  card_attempt_limit     INTEGER NOT NULL DEFAULT 3,
+  installment_cap        INTEGER,
+  webhook_url            TEXT,
+  webhook_secret         TEXT,
+  rate_limit_multiplier  REAL NOT NULL DEFAULT 1,
+  payout_account         TEXT,
+  link_seq               INTEGER NOT NULL DEFAULT 0,  -- last partnerReference issued
+  created_at_ms          INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS api_keys (
+  id            TEXT PRIMARY KEY,
+  partner_id    TEXT NOT NULL REFERENCES partners(id),
+  key_hash      TEXT NOT NULL UNIQUE,          -- hex SHA-256 of the whole key; the key itself is never stored
+  key_hint      TEXT NOT NULL,                 -- "kasa_sk_…abcd" for listings
+  created_at_ms INTEGER NOT NULL,
+  revoked_at_ms INTEGER
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS api_keys_partner ON api_keys(partner_id);
+
+CREATE TABLE IF NOT EXISTS terminals (
+  id                    TEXT PRIMARY KEY,
+  partner_id            TEXT NOT NULL REFERENCES partners(id),
+  connection_id         TEXT NOT NULL REFERENCES connections(id),
+  active                INTEGER NOT NULL CHECK (active IN (0, 1)),
+  commission_basis      TEXT NOT NULL CHECK (commission_basis IN ('gross', 'net')),
+  installments          TEXT NOT NULL,          -- JSON array of counts
+  rates                 TEXT NOT NULL,          -- JSON array of {count, brand, onUs, rateBps, fixedFee}
+  infrastructure        TEXT NOT NULL CHECK (infrastructure IN ('standard', 'extended')),
+  direct_collection     INTEGER NOT NULL CHECK (direct_collection IN (0, 1)),
+  value_days            INTEGER NOT NULL DEFAULT 1,
+  value_days_by_count   TEXT,                   -- JSON object count -> days, NULL = none
+  bank                  TEXT,
+  allowed_card_families TEXT                    -- JSON array, NULL = all
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS terminals_partner ON terminals(partner_id);
+
+CREATE TABLE IF NOT EXISTS bins (
+  bin          TEXT PRIMARY KEY,
+  brand        TEXT,
+  family       TEXT NOT NULL CHECK (family IN ('credit', 'debit', 'prepaid', 'foreign')),
+  bank         TEXT,
+  installments INTEGER NOT NULL CHECK (installments IN (0, 1))
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS holds (
+  partner_id TEXT NOT NULL REFERENCES partners(id),
+  reason     TEXT NOT NULL CHECK (reason IN ('admin_hold')),
+  since_ms   INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, reason)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS agreements (
+  partner_id     TEXT NOT NULL REFERENCES partners(id),
+  agreement_code TEXT NOT NULL,
+  version        TEXT NOT NULL,
+  agreement_name TEXT NOT NULL,
+  requirement    TEXT NOT NULL CHECK (requirement IN ('consent', 'wet_signature')),
+  kind           TEXT NOT NULL CHECK (kind IN ('first', 'renewal')),
+  deadline_at_ms INTEGER,
+  accepted_at_ms INTEGER,
+  created_at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (partner_id, agreement_code, version)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS payment_links (
+  id                 TEXT PRIMARY KEY,
+  partner_id         TEXT NOT NULL REFERENCES partners(id),
+  token              TEXT NOT NULL UNIQUE,
+  partner_reference  INTEGER NOT NULL,
+  terminal_id        TEXT NOT NULL REFERENCES terminals(id),
+  status             TEXT NOT NULL CHECK (status IN ('pending', 'launched', 'initiated', 'completed', 'expired', 'failed', 'cancelled')),
+  amount             INTEGER NOT NULL,
+  share_bps          INTEGER NOT NULL,
+  description        TEXT,
+  redirect_url       TEXT,
+  allowed_counts     TEXT,            -- JSON array sorted, NULL = no restriction
+  items              TEXT,            -- JSON array, NULL = none sent
+  payer_name         TEXT,
+  attempt_seq        INTEGER NOT NULL DEFAULT 0,  -- n of the last PL-<id>-<n> payment
+  first_opened_at_ms INTEGER,
+  last_opened_at_ms  INTEGER,
+  expires_at_ms      INTEGER NOT NULL,
+  created_at_ms      INTEGER NOT NULL,
+  updated_at_ms      INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_by_partner ON payment_links(partner_id, created_at_ms DESC, partner_reference DESC);
+CREATE INDEX IF NOT EXISTS links_by_partner_status ON payment_links(partner_id, status, created_at_ms DESC, partner_reference DESC);
+CREATE INDEX IF NOT EXISTS links_open_by_expiry ON payment_links(expires_at_ms)
+  WHERE status IN ('pending', 'launched', 'initiated', 'failed');
+
+CREATE TABLE IF NOT EXISTS payments (
+  code                TEXT PRIMARY KEY,
+  partner_id          TEXT NOT NULL REFERENCES partners(id),
+  terminal_id         TEXT NOT NULL REFERENCES terminals(id),
+  connection_id       TEXT NOT NULL REFERENCES connections(id),
+  partner_tx_code     TEXT NOT NULL,
+  channel             TEXT NOT NULL CHECK (channel IN ('api', 'panel', 'link')),
+  link_id             TEXT REFERENCES payment_links(id),
+  status              TEXT NOT NULL CHECK (status IN ('initiated', 'captured', 'failed', 'expired', 'voided', 'refunded')),
+  amount              INTEGER NOT NULL,
+  principal           INTEGER NOT NULL,   -- commission base on net terminals: link base amount or the amount
+  currency            TEXT NOT NULL DEFAULT 'TRY',
+  installment         INTEGER NOT NULL,
+  description         TEXT,
+  return_url          TEXT,
+  payment_ref         TEXT NOT NULL UNIQUE,
+  three_d_started     INTEGER NOT NULL DEFAULT 0,  -- 1 once a 3D step began on this ref (crash-safe marker)
+  attempts_counted    INTEGER NOT NULL DEFAULT 0,
+  masked_pan          TEXT,
+  card_brand          TEXT,
+  card_family         TEXT,
+  card_bank           TEXT,
+  applied_rate_bps    INTEGER,
+  applied_fixed_fee   INTEGER,
+  commission_amount   INTEGER,
+  net_to_partner      INTEGER,
+  expected_value_date TEXT,
+  bank_reference      TEXT,
+  auth_code           TEXT,
+  refunded_amount     INTEGER NOT NULL DEFAULT 0,  -- approved refunds and voids
+  settled_day         TEXT,               -- Istanbul date of the day end that settled it
+  payout_batch_id     TEXT,
+  captured_at_ms      INTEGER,
+  expires_at_ms       INTEGER NOT NULL,   -- end of the 3D window
+  created_at_ms       INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL
+) WITHOUT ROWID;
+-- The backstop of 4.5 idempotency: one active payment per partner and code.
+CREATE UNIQUE INDEX IF NOT EXISTS payments_active_tx_code ON payments(partner_id, partner_tx_code)
+  WHERE status NOT IN ('failed', 'expired');
+CREATE INDEX IF NOT EXISTS payments_by_tx_code ON payments(partner_id, partner_tx_code, created_at_ms DESC);
+CREATE INDEX IF NOT EXISTS payments_initiated_by_expiry ON payments(expires_at_ms) WHERE status = 'initiated';
+CREATE INDEX IF NOT EXISTS payments_by_connection ON payments(connection_id, created_at_ms);
+CREATE INDEX IF NOT EXISTS payments_unsettled ON payments(captured_at_ms) WHERE settled_day IS NULL AND captured_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payments_by_link ON payments(link_id) WHERE link_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payments_by_partner ON payments(partner_id, created_at_ms DESC);
+
+CREATE TABLE IF NOT EXISTS payment_attempts (
+  id            TEXT PRIMARY KEY,
+  payment_code  TEXT NOT NULL REFERENCES payments(code),
+  status        TEXT NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
+  counted       INTEGER NOT NULL DEFAULT 0,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
+
+CREATE TABLE IF NOT EXISTS refunds (
+  id                  TEXT PRIMARY KEY,
+  payment_code        TEXT NOT NULL REFERENCES payments(code),
+  partner_id          TEXT NOT NULL REFERENCES partners(id),
+  partner_refund_code TEXT NOT NULL,
+  method              TEXT NOT NULL CHECK (method IN ('void', 'credit')),
+  status              TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'declined')),
+  amount              INTEGER NOT NULL,
+  proc_return_code    TEXT,
+  auth_code           TEXT,
+  err_msg             TEXT,
+  bank_reference      TEXT,
+  payout_batch_id     TEXT,
+  created_at_ms       INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL,
+  UNIQUE (partner_id, partner_refund_code)
+) WITHOUT ROWID;
+-- A pending refund blocks new ones on the payment (product 9); the index makes it a fact.
+CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
+
+CREATE TABLE IF NOT EXISTS dayends (
+  day       TEXT PRIMARY KEY,     -- Istanbul date that ended
+  ran_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS payout_batches (
+  id            TEXT PRIMARY KEY,
+  partner_id    TEXT NOT NULL REFERENCES partners(id),
+  day           TEXT NOT NULL,
+  amount        INTEGER NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('pending', 'paid_out', 'failed')),
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL,
+  UNIQUE (partner_id, day)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id                  TEXT PRIMARY KEY,
+  partner_id          TEXT NOT NULL REFERENCES partners(id),
+  type                TEXT NOT NULL,
+  body                TEXT NOT NULL,     -- the exact bytes signed and sent on every attempt
+  occurred_at_ms      INTEGER NOT NULL,
+  status              TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
+  attempts            INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at_ms  INTEGER,
+  first_attempt_at_ms INTEGER,
+  created_at_ms       INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS deliveries_due ON webhook_deliveries(next_attempt_at_ms) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS deliveries_by_partner ON webhook_deliveries(partner_id, created_at_ms DESC);
+
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+  delivery_id   TEXT NOT NULL REFERENCES webhook_deliveries(id),
+  n             INTEGER NOT NULL,
+  started_at_ms INTEGER NOT NULL,
+  http_status   INTEGER,
+  latency_ms    INTEGER,
+  outcome       TEXT NOT NULL CHECK (outcome IN ('delivered', 'permanent', 'retry')),
+  error         TEXT,
+  PRIMARY KEY (delivery_id, n)
+) WITHOUT ROWID;

@@ -1,0 +1,45 @@
+import { H3, type H3Event } from "h3";
+import type { Deps } from "./deps";
+import { fail } from "./errors";
+import { endpoint, toErrorResponse, type ApiRoute, type Method } from "./http/endpoint";
+
+/** A browser-facing route (handoff, bank pages, link pages): answers HTML or redirects itself. */
+export type PageRoute = { method: Method; path: string; handle(event: H3Event, traceId: string): Promise<Response> | Response };
+
+/** Builds the h3 app from the route tables; unknown paths are 404, known paths with another method 405. */
+export function createApp(deps: Deps, api: ApiRoute[], pages: PageRoute[] = []): H3 {
+  const app = new H3();
+  for (const route of api) app.on(route.method, route.path, endpoint(deps, route));
+  for (const page of pages) {
+    app.on(page.method, page.path, async (event) => {
+      const traceId = deps.ids.traceId();
+      try {
+        const res = await page.handle(event, traceId);
+        res.headers.set("x-trace-id", traceId);
+        return res;
+      } catch (error) {
+        return toErrorResponse(deps, error, traceId, event);
+      }
+    });
+  }
+  const patterns = [...api, ...pages].map((r) => ({ method: r.method, re: toRegExp(r.path) }));
+  app.all("/**", (event) => {
+    const traceId = deps.ids.traceId();
+    try {
+      const path = event.url.pathname;
+      const known = patterns.some((p) => p.re.test(path));
+      return fail(known ? "method_not_allowed" : "not_found");
+    } catch (error) {
+      return toErrorResponse(deps, error, traceId, event);
+    }
+  });
+  return app;
+}
+
+function toRegExp(path: string): RegExp {
+  const body = path
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${body}/?$`);
+}

@@ -1,0 +1,135 @@
+import type { Sensitive } from "../sensitive";
+
+/**
+ * What kasa needs from a bank, whatever the bank. The simulated bank (`sim/sim-bank.ts`) is the
+ * first implementation; a real connector (NestPay-like 3D Pay, say) implements the same calls.
+ * Every call is async because a real one is network I/O; callers record the in-flight state before
+ * calling and the result after (DESIGN "How a request flows" 3).
+ *
+ * Amounts are integer kuruş; time is epoch ms passed in, never read here.
+ */
+export interface BankGateway {
+  /** Connection `bank` value this gateway serves (product 4), e.g. "sim". */
+  readonly bank: string;
+  /** Origin the 3D form posts to: the relay page that carries it needs it in CSP form-action. */
+  readonly acsOrigin: string;
+
+  /** Opens the 3D step: the auto-submit form to the bank's ACS, or a card-level decline. */
+  start3d(input: Start3dInput): Promise<Start3dResult>;
+  /** Checks what the ACS posted back to the relay's callback URL for this attempt. */
+  verifyCallback(form: Readonly<Record<string, string>>, context: CallbackContext): Promise<CallbackResult>;
+  /** Charges an authenticated attempt. Same attemptId, same answer: safe to retry after a crash. */
+  capture(input: CaptureInput): Promise<CaptureResult>;
+  /** Cancels a capture of the same processing day (refund method `void`, product 9). */
+  void(input: RefundInput): Promise<RefundResult>;
+  /** Credits back part or all of a capture (refund method `credit`). */
+  refund(input: RefundInput): Promise<RefundResult>;
+  /** Asks again about a refund or void that answered `pending`. */
+  refundStatus(input: RefundStatusInput): Promise<RefundResult>;
+  /** Pays a day-end payout batch to the partner's account. */
+  payout(input: PayoutInput): Promise<PayoutResult>;
+}
+
+/** PAN, expiry and CVV stay Sensitive until the bank form is rendered (DESIGN house style 9). */
+export interface CardInput {
+  pan: Sensitive<string>;
+  /** MM */
+  expireMonth: Sensitive<string>;
+  /** YY */
+  expireYear: Sensitive<string>;
+  cv2: Sensitive<string>;
+}
+
+export interface Start3dInput {
+  /** One id per card attempt; the callback and the capture are bound to it. */
+  attemptId: string;
+  amount: number;
+  installment: number;
+  card: CardInput;
+  /** Absolute URL the ACS posts its result to, e.g. `{base}/handoff/callback/{attemptId}`. */
+  callbackUrl: string;
+  /**
+   * Origin the buyer's browser ends on after the callback's 303 (the partner's returnUrl, or kasa's
+   * own origin for hosted result pages). Chromium applies CSP form-action to that redirect, so a
+   * bank page under a strict CSP (the simulated ACS) must allow it (product 6). Real banks ignore it.
+   */
+  returnOrigin?: string | null;
+  nowMs: number;
+}
+
+/** Field values the bank needs verbatim; card fields stay Sensitive until `autoSubmitForm`. */
+export type BankFormFields = Record<string, string | Sensitive<string>>;
+
+export type Start3dResult =
+  /** Auto-submit this form (POST) to `action`; it carries card fields, as real 3D models do. */
+  | { kind: "form"; action: string; fields: BankFormFields }
+  /** Card-level decline before authentication: `payment_declined`, the attempt counts (7.3). */
+  | { kind: "declined" };
+
+export interface CallbackContext {
+  /** The attempt named by the callback URL: a result signed for another attempt is refused. */
+  attemptId: string;
+  nowMs: number;
+}
+
+export type CallbackResult =
+  /**
+   * Genuine callback. `bankProfile` is opaque to kasa: pass it to `capture` unchanged. It is not card
+   * data and may be kept with the attempt.
+   */
+  | { ok: true; authenticated: boolean; bankProfile: string }
+  /** Forged, tampered, expired or for another attempt: change nothing. */
+  | { ok: false };
+
+export interface CaptureInput {
+  attemptId: string;
+  amount: number;
+  bankProfile: string;
+}
+
+export type CaptureDeclineReason = "insufficient_funds" | "not_authenticated" | "declined";
+
+export type CaptureResult =
+  /** `bankReference` is what voids, refunds and refund lookups name later; it holds no card data. */
+  | { approved: true; authCode: string; bankReference: string }
+  | { approved: false; reason: CaptureDeclineReason };
+
+export interface RefundInput {
+  /** The capture's reference. */
+  bankReference: string;
+  amount: number;
+  nowMs: number;
+}
+
+export interface RefundStatusInput {
+  /** The capture's reference. */
+  bankReference: string;
+  /** The refund's own reference, from the `pending` answer. */
+  refundReference: string;
+  nowMs: number;
+}
+
+/** The bank fields of a refund record (interface 2.4). */
+export interface RefundResult {
+  status: "approved" | "declined" | "pending";
+  procReturnCode: string | null;
+  authCode: string | null;
+  errMsg: string | null;
+  /** The refund's own reference (null only if the bank never issued one). */
+  bankReference: string | null;
+  /** For `pending`: when asking again is worthwhile (a hint for the timer wheel), else null. */
+  nextCheckAtMs: number | null;
+}
+
+export interface PayoutInput {
+  partnerId: string;
+  amount: number;
+  payoutAccount: string | null;
+  nowMs: number;
+}
+
+export type PayoutFailureReason = "no_payout_account" | "invalid_amount";
+
+export type PayoutResult =
+  | { status: "paid"; bankReference: string }
+  | { status: "failed"; reason: PayoutFailureReason };

@@ -1,0 +1,44 @@
+import { fail } from "../../errors";
+import type { AgreementRow } from "../../store/acceptance-sql";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { Repos } from "../../store/repos";
+
+export type HoldView = { reason: "admin_hold" | "agreements_pending"; effective: boolean; effectiveAtMs: number; sinceMs: number };
+
+export type Acceptance = {
+  acceptingPayments: boolean;
+  partnerStatus: PartnerRow["status"];
+  holds: HoldView[];
+  /** Agreements still to be accepted (interface 2.6); null when none is pending. */
+  pendingAgreements: AgreementRow[] | null;
+};
+
+/**
+ * product 10: `acceptingPayments` = partner active and no effective hold. An `admin_hold` is
+ * effective from the moment it is set. `agreements_pending` is listed once any unaccepted
+ * agreement has a deadline, effective from the earliest such deadline; an unaccepted agreement
+ * without a deadline is listed among the agreements but never blocks payments.
+ */
+export function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number): Acceptance {
+  const holds: HoldView[] = q.acceptance
+    .holds(partner.id)
+    .map((h) => ({ reason: h.reason, effective: true, effectiveAtMs: h.sinceMs, sinceMs: h.sinceMs }));
+  const pending = q.acceptance.agreements(partner.id).filter((a) => a.acceptedAtMs === null);
+  const dated = pending.filter((a) => a.deadlineAtMs !== null);
+  if (dated.length > 0) {
+    const earliest = Math.min(...dated.map((a) => a.deadlineAtMs!));
+    const since = Math.min(...dated.map((a) => a.createdAtMs));
+    holds.push({ reason: "agreements_pending", effective: nowMs >= earliest, effectiveAtMs: earliest, sinceMs: since });
+  }
+  return {
+    acceptingPayments: partner.status === "active" && !holds.some((h) => h.effective),
+    partnerStatus: partner.status,
+    holds,
+    pendingAgreements: pending.length > 0 ? pending : null,
+  };
+}
+
+/** The guard of new payments, new links and partner refunds (product 10): 403 partner_not_active. */
+export function assertAcceptingPayments(q: Repos, partner: PartnerRow, nowMs: number): void {
+  if (!acceptanceOf(q, partner, nowMs).acceptingPayments) fail("partner_not_active");
+}

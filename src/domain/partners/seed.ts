@@ -1,0 +1,112 @@
+import * as v from "valibot";
+import { describeIssue } from "../checks/valibot-issue";
+import { hashApiKey } from "../../ids";
+import { CARD_ATTEMPT_LIMIT_DEFAULT } from "../../limits";
+import { Sensitive } from "../../sensitive";
+import type { Repos } from "../../store/repos";
+import type { Store } from "../../store/store";
+import { seedFile, type SeedFile } from "./seed-schema";
+
+export class SeedError extends Error {
+  override name = "SeedError";
+}
+
+/** Validates the whole file first (shape, then references); answers the path of the first bad field. */
+export function parseSeed(json: unknown): SeedFile {
+  const result = v.safeParse(seedFile, json, { abortPipeEarly: true });
+  if (!result.success) throw new SeedError(describeIssue(result.issues[0]));
+  return result.output;
+}
+
+/** product 15: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
+export async function applySeed(store: Store, seed: SeedFile, nowMs: number, newKeyId: () => string): Promise<void> {
+  await store.write((tx) => {
+    checkReferences(tx, seed);
+    writeSeed(tx, seed, nowMs, newKeyId);
+  });
+}
+
+function checkReferences(tx: Repos, s: SeedFile): void {
+  const has = (ids: Array<{ id: string }> | null | undefined, id: string) => (ids ?? []).some((x) => x.id === id);
+  s.connections?.forEach((c, i) => {
+    if (!has(s.psps, c.psp) && !tx.catalog.psp(c.psp)) throw new SeedError(`connections[${i}].psp: unknown psp "${c.psp}"`);
+  });
+  const partnerExists = (id: string) => has(s.partners, id) || tx.partners.get(id) !== undefined;
+  s.terminals?.forEach((t, i) => {
+    if (!partnerExists(t.partner)) throw new SeedError(`terminals[${i}].partner: unknown partner "${t.partner}"`);
+    if (!has(s.connections, t.connection) && !tx.catalog.connection(t.connection)) {
+      throw new SeedError(`terminals[${i}].connection: unknown connection "${t.connection}"`);
+    }
+  });
+  s.holds?.forEach((h, i) => {
+    if (!partnerExists(h.partner)) throw new SeedError(`holds[${i}].partner: unknown partner "${h.partner}"`);
+  });
+  s.agreements?.forEach((a, i) => {
+    if (!partnerExists(a.partner)) throw new SeedError(`agreements[${i}].partner: unknown partner "${a.partner}"`);
+  });
+  s.partners?.forEach((p, i) => {
+    const { min, max } = p.amountLimits ?? {};
+    if (min != null && max != null && min > max) throw new SeedError(`partners[${i}].amountLimits.min: must be <= max`);
+    p.apiKeys?.forEach((key, k) => {
+      const owner = tx.apiKeys.byHash(hashApiKey(new Sensitive(key)));
+      if (owner && owner.partnerId !== p.id) throw new SeedError(`partners[${i}].apiKeys[${k}]: belongs to another partner`);
+    });
+  });
+}
+
+function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string): void {
+  for (const p of s.psps ?? []) tx.catalog.upsertPsp({ id: p.id, active: p.active ?? true });
+  for (const c of s.connections ?? []) {
+    const l = c.limits;
+    tx.catalog.upsertConnection({
+      id: c.id, pspId: c.psp, bank: c.bank ?? "sim", active: c.active ?? true,
+      acceptsForeignCards: c.acceptsForeignCards ?? false, acceptsDebit: c.acceptsDebit ?? true,
+      perTxMax: l?.perTxMax ?? null, dailyMax: l?.dailyMax ?? null, weeklyMax: l?.weeklyMax ?? null,
+      monthlyMax: l?.monthlyMax ?? null, windowMinutes: l?.window?.minutes ?? null, windowMax: l?.window?.maxAmount ?? null,
+    });
+  }
+  for (const p of s.partners ?? []) writePartner(tx, p, nowMs, newKeyId);
+  for (const t of s.terminals ?? []) {
+    const vd = t.valueDays;
+    const byCount = vd !== null && typeof vd === "object" ? Object.fromEntries(Object.entries(vd).filter(([k]) => k !== "default")) : null;
+    tx.catalog.upsertTerminal({
+      id: t.id, partnerId: t.partner, connectionId: t.connection, active: t.active ?? true,
+      commissionBasis: t.commissionBasis ?? "gross", installments: [...new Set(t.installments)].sort((a, b) => a - b),
+      rates: t.rates.map((r) => ({ count: r.count, brand: r.brand ?? null, onUs: r.onUs ?? null, rateBps: r.rateBps, fixedFee: r.fixedFee ?? null })),
+      infrastructure: t.infrastructure ?? "standard", directCollection: t.directCollection ?? false,
+      valueDays: typeof vd === "number" ? vd : (vd?.default ?? 1),
+      valueDaysByCount: byCount && Object.keys(byCount).length > 0 ? byCount : null,
+      bank: t.bank ?? null, allowedCardFamilies: t.allowedCardFamilies ?? null,
+    });
+  }
+  for (const b of s.bins ?? []) tx.catalog.upsertBin({ bin: b.bin, brand: b.brand ?? null, family: b.family, bank: b.bank ?? null, installments: b.installments ?? true });
+  for (const h of s.holds ?? []) tx.acceptance.setHold({ partnerId: h.partner, reason: h.reason, sinceMs: nowMs });
+  for (const a of s.agreements ?? []) {
+    const existing = tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
+    tx.acceptance.upsertAgreement({
+      partnerId: a.partner, agreementCode: a.agreementCode, version: a.version, agreementName: a.agreementName,
+      requirement: a.requirement, kind: a.kind, deadlineAtMs: a.deadlineAt ? Date.parse(a.deadlineAt) : null,
+      // Re-seeding keeps the original acceptance instant; `accepted: false` withdraws it.
+      acceptedAtMs: a.accepted ? (existing?.acceptedAtMs ?? nowMs) : null,
+      createdAtMs: existing?.createdAtMs ?? nowMs,
+    });
+  }
+}
+
+function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], nowMs: number, newKeyId: () => string): void {
+  tx.partners.upsert({
+    id: p.id, name: p.name, status: p.status ?? "active",
+    allowedRedirectHosts: p.allowedRedirectHosts ? [...new Set(p.allowedRedirectHosts.map((h) => h.toLowerCase()))] : null,
+    amountMin: p.amountLimits?.min ?? null, amountMax: p.amountLimits?.max ?? null,
+    cardAttemptLimit: p.cardAttemptLimit ?? CARD_ATTEMPT_LIMIT_DEFAULT, installmentCap: p.installmentCap ?? null,
+    webhookUrl: p.webhook?.url ?? null, webhookSecret: p.webhook?.secret ?? null,
+    rateLimitMultiplier: p.rateLimitMultiplier ?? 1, payoutAccount: p.payoutAccount ?? null, createdAtMs: nowMs,
+  });
+  for (const key of p.apiKeys ?? []) {
+    const secret = new Sensitive(key);
+    tx.apiKeys.insert({ id: newKeyId(), partnerId: p.id, keyHash: hashApiKey(secret), keyHint: keyHint(key), createdAtMs: nowMs, revokedAtMs: null });
+  }
+}
+
+/** What listings show of a key: its prefix and last four characters. */
+export const keyHint = (key: string): string => `kasa_sk_…${key.slice(-4)}`;

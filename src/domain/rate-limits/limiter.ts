@@ -1,0 +1,160 @@
+import { BUDGET_NAMES, BUDGETS, type BudgetName, effectiveLimit } from "./budgets";
+
+/**
+ * The rate limiter of product §12, pure: no clock, no HTTP. The request pipeline passes the
+ * service clock's `nowMs` (product §16: every window follows the service clock, sandbox included)
+ * and the list of budgets a request draws on; the answer is all-or-nothing across that list.
+ *
+ * Each (budget, key) keeps an exact sliding log: the times of its admissions that still count,
+ * oldest first, in a ring. An admission at `t` counts while `nowMs - t < windowMs`; at exactly
+ * `windowMs` later its slot is free again. So a budget of N admits at most N in any window of its
+ * length and never refuses while fewer than N were admitted in it (no fixed-window bursts).
+ */
+
+export type RateCheck = {
+  readonly budget: BudgetName;
+  /** Whose budget: a source-IP rate key (client-ip.ts), an API key id, a partner id, or "". */
+  readonly key: string;
+  /** The partner's rateLimitMultiplier; ignored by budgets it does not scale (budgets.ts). */
+  readonly multiplier?: number;
+};
+
+export type RateLimiter = {
+  /** Admits the request iff every check has room; a refusal consumes nothing anywhere. */
+  tryAcquire(checks: readonly RateCheck[], nowMs: number): boolean;
+  /** Entries held in memory; the eviction sweep keeps it near the number of constraining ones. */
+  size(): number;
+};
+
+export type RateLimiterOptions = { readonly limits: Readonly<Record<BudgetName, number>> | "off" };
+
+/** Most keys are an IP that sends a handful of requests; rings start small and double on demand. */
+const INITIAL_SLOTS = 4;
+/**
+ * Sweep steps per call, plus more per entry the call created. Visiting entries at least twice as
+ * fast as they are created means a pass over the map ends, so every idle entry is found within
+ * about two passes, and the work per call stays O(1).
+ */
+const SWEEP_STEPS_PER_CALL = 2;
+const SWEEP_STEPS_PER_NEW_ENTRY = 2;
+
+class Entry {
+  times: Float64Array;
+  /** Index of the oldest admission that still counts. */
+  head = 0;
+  count = 0;
+
+  constructor(
+    readonly windowMs: number,
+    slots: number,
+  ) {
+    this.times = new Float64Array(slots);
+  }
+
+  /** Forgets admissions that no longer count; each is forgotten once, so this is amortised O(1). */
+  prune(nowMs: number): void {
+    const slots = this.times.length;
+    while (this.count > 0 && nowMs - this.times[this.head]! >= this.windowMs) {
+      this.head = (this.head + 1) % slots;
+      this.count -= 1;
+    }
+  }
+
+  /** Idle = no admission counts any more, so dropping the entry changes no future answer. */
+  isIdle(nowMs: number): boolean {
+    if (this.count === 0) return true;
+    const newest = this.times[(this.head + this.count - 1) % this.times.length]!;
+    return nowMs - newest >= this.windowMs;
+  }
+
+  push(atMs: number, limit: number): void {
+    if (this.count === this.times.length) this.grow(limit);
+    this.times[(this.head + this.count) % this.times.length] = atMs;
+    this.count += 1;
+  }
+
+  /** Doubles the ring, but never past the limit: a full ring of N is all a budget of N needs. */
+  private grow(limit: number): void {
+    const slots = this.times.length;
+    const next = new Float64Array(Math.max(this.count + 1, Math.min(slots * 2, limit)));
+    for (let i = 0; i < this.count; i += 1) next[i] = this.times[(this.head + i) % slots]!;
+    this.times = next;
+    this.head = 0;
+  }
+}
+
+// Budget names contain no "|", so the text before the first "|" is the budget: ids never collide.
+const toEntryId = (check: RateCheck): string => `${check.budget}|${check.key}`;
+
+/** A request that names the same (budget, key) twice draws on it twice, so its earlier uses count. */
+const countEarlierUses = (ids: readonly string[], index: number): number => {
+  let uses = 0;
+  for (let i = 0; i < index; i += 1) if (ids[i] === ids[index]) uses += 1;
+  return uses;
+};
+
+const checkLimits = (limits: Readonly<Record<BudgetName, number>>): Record<BudgetName, number> => {
+  const copy = {} as Record<BudgetName, number>;
+  for (const name of BUDGET_NAMES) {
+    const limit = limits[name];
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      throw new RangeError(`rate limit ${name} must be a positive integer, got ${limit}`);
+    }
+    copy[name] = limit;
+  }
+  return copy;
+};
+
+export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
+  if (options.limits === "off") return { tryAcquire: () => true, size: () => 0 };
+  const limits = checkLimits(options.limits);
+  const entries = new Map<string, Entry>();
+  let cursor: Iterator<[string, Entry]> | undefined;
+  // The service clock never goes back, but a wall clock can; time held at its high-water mark
+  // keeps each ring sorted and lets no backwards step free (or double-count) any budget.
+  let latestMs = Number.NEGATIVE_INFINITY;
+
+  const sweep = (steps: number, nowMs: number): void => {
+    for (let step = 0; step < steps; step += 1) {
+      cursor ??= entries.entries();
+      const next = cursor.next();
+      if (next.done) {
+        cursor = undefined;
+        return;
+      }
+      // Deleting the entry just visited is safe while a Map iterator is live.
+      if (next.value[1].isIdle(nowMs)) entries.delete(next.value[0]);
+    }
+  };
+
+  const tryAcquire = (checks: readonly RateCheck[], nowMs: number): boolean => {
+    latestMs = Math.max(latestMs, nowMs);
+    const atMs = latestMs;
+    const ids = checks.map(toEntryId);
+    const caps = checks.map((c) => effectiveLimit(c.budget, limits[c.budget], c.multiplier));
+    // First pass decides without changing any count, so a refusal consumes nothing anywhere.
+    for (let i = 0; i < checks.length; i += 1) {
+      const entry = entries.get(ids[i]!);
+      entry?.prune(atMs);
+      if ((entry?.count ?? 0) + countEarlierUses(ids, i) >= caps[i]!) {
+        sweep(SWEEP_STEPS_PER_CALL, atMs);
+        return false;
+      }
+    }
+    let created = 0;
+    for (let i = 0; i < checks.length; i += 1) {
+      let entry = entries.get(ids[i]!);
+      if (entry === undefined) {
+        const windowMs = BUDGETS[checks[i]!.budget].windowMs;
+        entry = new Entry(windowMs, Math.min(INITIAL_SLOTS, caps[i]!));
+        entries.set(ids[i]!, entry);
+        created += 1;
+      }
+      entry.push(atMs, caps[i]!);
+    }
+    sweep(SWEEP_STEPS_PER_CALL + SWEEP_STEPS_PER_NEW_ENTRY * created, atMs);
+    return true;
+  };
+
+  return { tryAcquire, size: () => entries.size };
+};

@@ -1,0 +1,12 @@
+import type { H3Event } from "h3";
+import { clientIp, rateKeyForIp } from "../domain/rate-limits/client-ip";
+
+/**
+ * The rate-limit identity of the caller's address (product 12): the socket peer, or with
+ * --trust-proxy the address our proxy appended to X-Forwarded-For; IPv4-mapped IPv6 normalised,
+ * IPv6 per /64. In-process test requests have no socket and share one "unknown" key.
+ */
+export function callerIpKey(event: H3Event, trustProxy: boolean): string {
+  const peer = (event.req as { ip?: string }).ip;
+  return rateKeyForIp(clientIp({ peer, forwardedFor: event.req.headers.get("x-forwarded-for"), trustProxy }));
+}

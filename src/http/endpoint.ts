@@ -1,0 +1,104 @@
+import type { H3Event } from "h3";
+import type * as v from "valibot";
+import type { Deps } from "../deps";
+import { ApiError, fail, isApiError } from "../errors";
+import type { PartnerRow } from "../store/partners-sql";
+import { authenticate } from "./auth";
+import { callerIpKey } from "./client-ip";
+import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
+import { parseWith, readJsonBody } from "./read";
+
+export type Method = "GET" | "POST" | "DELETE";
+
+export type ApiContext<B = unknown> = {
+  deps: Deps;
+  traceId: string;
+  partner: PartnerRow;
+  keyId: string;
+  ip: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: B;
+};
+
+export type ApiReply = { status: number; body: unknown; headers?: Record<string, string> };
+
+export type ApiRoute = {
+  method: Method;
+  path: string;
+  /** The pre-auth IP/platform gate of interface 8 covers every API-key /v1 endpoint. */
+  gate: boolean;
+  /** Rate budgets checked all-or-nothing after the key (product 12 names). */
+  budgets: readonly string[];
+  /** Seconds for Retry-After on a 429 of this route; null = no header (installment options). */
+  retryAfterS: number | null;
+  body?: v.GenericSchema;
+  handle(ctx: ApiContext<never>): ApiReply | Promise<ApiReply>;
+};
+
+/** Which identity a budget counts against: the key, the source IP, the partner or the platform. */
+function budgetKey(budget: string, ctx: { keyId: string; ip: string; partnerId: string }): string {
+  if (budget === "gate.platform") return "platform";
+  if (budget.endsWith(".key")) return ctx.keyId;
+  if (budget.endsWith(".partner")) return ctx.partnerId;
+  return ctx.ip;
+}
+
+const MULTIPLIED = /^payments\.create\./;
+
+/**
+ * The request pipeline of DESIGN.md: gate -> key -> budgets (429 before any read or write) ->
+ * body shape (400) -> one domain call -> envelope. Anything that is not an ApiError is a bug:
+ * logged with its stack, answered as a generic 500.
+ */
+export function endpoint(deps: Deps, route: ApiRoute) {
+  return async (event: H3Event): Promise<Response> => {
+    const traceId = deps.ids.traceId();
+    try {
+      const ip = callerIpKey(event, deps.config.trustProxy);
+      const now = deps.clock.nowMs();
+      const tooMany = (): never => fail("rate_limited", undefined, route.retryAfterS === null ? {} : { "retry-after": String(route.retryAfterS) });
+      if (route.gate) {
+        const gate = [
+          { budget: "gate.ip", key: ip },
+          { budget: "gate.platform", key: "platform" },
+        ];
+        if (!deps.rateLimiter.tryAcquire(gate, now)) tooMany();
+      }
+      const caller = authenticate(deps, event.req.headers.get("authorization"));
+      const ids = { keyId: caller.key.id, ip, partnerId: caller.partner.id };
+      const checks = route.budgets.map((budget) => ({
+        budget,
+        key: budgetKey(budget, ids),
+        multiplier: MULTIPLIED.test(budget) ? caller.partner.rateLimitMultiplier : 1,
+      }));
+      if (checks.length > 0 && !deps.rateLimiter.tryAcquire(checks, now)) tooMany();
+      const body = route.body ? parseWith(route.body, await readJsonBody(event.req)) : undefined;
+      const reply = await route.handle({
+        deps,
+        traceId,
+        partner: caller.partner,
+        keyId: caller.key.id,
+        ip,
+        params: routeParams(event),
+        query: event.url.searchParams,
+        body: body as never,
+      });
+      return jsonResponse(reply.status, reply.body, traceId, reply.headers);
+    } catch (error) {
+      return toErrorResponse(deps, error, traceId, event);
+    }
+  };
+}
+
+export function routeParams(event: H3Event): Record<string, string> {
+  return ((event.context as { params?: Record<string, string> }).params ?? {}) as Record<string, string>;
+}
+
+export function toErrorResponse(deps: Deps, error: unknown, traceId: string, event: H3Event): Response {
+  if (isApiError(error)) return errorResponse(error, traceId);
+  deps.log.error("unhandled error", { traceId, method: event.req.method, path: event.url.pathname, error });
+  return internalErrorResponse(traceId);
+}
+
+export { ApiError };

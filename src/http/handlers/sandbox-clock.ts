@@ -1,0 +1,32 @@
+import * as v from "valibot";
+import { toIso } from "../../domain/checks/istanbul-time";
+import { fail } from "../../errors";
+import type { ApiContext, ApiReply } from "../endpoint";
+
+const SAFE_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000 / 2);
+
+/** product 13: exactly one of advanceSeconds or to. */
+export const moveClockBody = v.union([
+  v.strictObject({ advanceSeconds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SAFE_SECONDS)) }),
+  v.strictObject({ to: v.pipe(v.string(), v.isoTimestamp()) }),
+]);
+
+export type SandboxClockControl = {
+  nowMs(): number;
+  /** Moves forward, persists the offset, runs everything now due; resolves when done. */
+  moveTo(targetMs: number): Promise<void>;
+};
+
+export const getClock = (clock: SandboxClockControl) => (): ApiReply => ({ status: 200, body: { now: toIso(clock.nowMs()) } });
+
+export const moveClock =
+  (clock: SandboxClockControl) =>
+  async (ctx: ApiContext<v.InferOutput<typeof moveClockBody>>): Promise<ApiReply> => {
+    const now = clock.nowMs();
+    const target = "to" in ctx.body ? Date.parse(ctx.body.to) : now + ctx.body.advanceSeconds * 1000;
+    if (!Number.isFinite(target)) fail("validation_error", "to: not a valid date-time");
+    // product 16: a move backwards is 400.
+    if (target < now) fail("validation_error", "to: the sandbox clock never moves back");
+    await clock.moveTo(target);
+    return { status: 200, body: { now: toIso(clock.nowMs()) } };
+  };

@@ -1,0 +1,65 @@
+import * as v from "valibot";
+import { fail } from "../errors";
+import { describeIssue } from "../domain/checks/valibot-issue";
+import { MAX_BODY_BYTES } from "../limits";
+
+/** Reads at most MAX_BODY_BYTES (product 3: else 413), without buffering an oversized body. */
+export async function readLimitedText(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) fail("request_too_large");
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      fail("request_too_large");
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(concat(chunks, total));
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** JSON-only bodies (product 3): wrong content type, empty or malformed JSON are 400. */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") fail("validation_error", "body: Content-Type must be application/json");
+  const text = await readLimitedText(req);
+  if (text.trim() === "") fail("validation_error", "body: a JSON object is required");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fail("validation_error", "body: malformed JSON");
+  }
+}
+
+/** Form bodies of the browser-facing pages (handoff, link pages). */
+export async function readFormBody(req: Request): Promise<Record<string, string>> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") fail("validation_error", "body: a form post is required");
+  const params = new URLSearchParams(await readLimitedText(req));
+  const out: Record<string, string> = {};
+  for (const [k, value] of params) out[k] = value;
+  return out;
+}
+
+/** Runs a valibot schema; the first issue becomes `path: message` (product 3). */
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  fail("validation_error", describeIssue(result.issues[0]));
+}

@@ -1,0 +1,52 @@
+import { createHash, randomBytes, randomInt } from "node:crypto";
+import type { Clock } from "./clock";
+import { API_KEY_RANDOM_CHARS } from "./limits";
+import { Sensitive } from "./sensitive";
+
+// The only randomness in src/ (product 2 formats).
+
+const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford, lower-case
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+function randomChars(alphabet: string, n: number): string {
+  let out = "";
+  for (let i = 0; i < n; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+const base64url = (bytes: number): string => randomBytes(bytes).toString("base64url");
+
+/** 10 base32 chars of epoch ms (sorts by time until year 10889), then 10 random ones. */
+function timeOrdered(clock: Clock): string {
+  let t = clock.nowMs();
+  let head = "";
+  for (let i = 0; i < 10; i++) {
+    head = BASE32[t % 32] + head;
+    t = Math.floor(t / 32);
+  }
+  return head + randomChars(BASE32, 10);
+}
+
+export type Ids = ReturnType<typeof createIds>;
+
+export function createIds(clock: Clock) {
+  return {
+    partnerId: () => `ptn_${randomChars(BASE32, 16)}`,
+    paymentCode: () => `pay_${timeOrdered(clock)}`,
+    paymentRef: () => `ref_${base64url(24)}`, // 24 bytes = 32 base64url chars
+    linkId: () => `pl_${timeOrdered(clock)}`,
+    linkToken: () => base64url(24),
+    refundId: () => `rfd_${timeOrdered(clock)}`,
+    deliveryId: () => `evt_${timeOrdered(clock)}`,
+    payoutBatchId: () => `pob_${timeOrdered(clock)}`,
+    attemptId: () => `att_${timeOrdered(clock)}`,
+    keyId: () => `key_${randomChars(BASE32, 16)}`,
+    traceId: () => `tr_${randomChars(BASE32, 16)}`,
+    nonce: () => base64url(16),
+    apiKey: () => new Sensitive(`kasa_sk_${randomChars(BASE62, API_KEY_RANDOM_CHARS)}`),
+    secret: (prefix: string) => new Sensitive(`${prefix}${base64url(24)}`),
+  };
+}
+
+/** Keys are stored and looked up only as SHA-256 (product 2). */
+export const hashApiKey = (key: Sensitive<string>): string => createHash("sha256").update(key.reveal()).digest("hex");

@@ -1,0 +1,61 @@
+// Every number of interface.md §8 and product.md §3-§13 that is not a rate budget, named once,
+// unit last. Rate budgets live in domain/rate-limits/budgets.ts (product 12's table).
+
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** product 3: request bodies. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** interface 3.1 / 8: a link is payable for 7 days. */
+export const LINK_VALIDITY_MS = 7 * DAY_MS;
+/** interface 3.2 / 8: the 3D window. */
+export const THREE_D_WINDOW_STANDARD_MS = 30 * MINUTE_MS;
+export const THREE_D_WINDOW_EXTENDED_MS = 135 * MINUTE_MS;
+
+/** interface 4.2 / 8: list paging. */
+export const LIST_SIZE_DEFAULT = 20;
+export const LIST_SIZE_MIN = 1;
+export const LIST_SIZE_MAX = 200;
+export const LIST_HORIZON = 100_000;
+
+/** interface 4.1.2 / 8. */
+export const LINK_ITEMS_MIN = 1;
+export const LINK_ITEMS_MAX = 50;
+export const ITEM_NAME_MAX_CHARS = 120;
+export const ITEM_NOTE_MAX_CHARS = 200;
+export const PAYER_NAME_MAX_CHARS = 120;
+export const SHARE_BPS_MAX = 10_000;
+export const BIN_DIGITS = 8;
+
+/** Free-text and identifier bounds of our own (product 3: a limit on everything). */
+export const DESCRIPTION_MAX_CHARS = 500;
+export const PARTNER_TX_CODE_MAX_CHARS = 64;
+export const PARTNER_REFUND_CODE_MAX_CHARS = 64;
+export const URL_MAX_CHARS = 2048;
+export const TERMINAL_ID_MAX_CHARS = 64;
+
+/** product 5: card attempts per payment unless the partner says otherwise. */
+export const CARD_ATTEMPT_LIMIT_DEFAULT = 3;
+
+/** product 11: webhooks. */
+export const WEBHOOK_TIMEOUT_MS = 5 * SECOND_MS;
+export const WEBHOOK_RETRY_DELAYS_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINUTE_MS, HOUR_MS, 6 * HOUR_MS] as const;
+export const WEBHOOK_GIVE_UP_AFTER_MS = DAY_MS;
+export const WEBHOOK_CONCURRENCY = 16;
+export const WEBHOOK_BATCH_SIZE = 256;
+
+/** Sandbox refunds of the "slow" test card stay pending this long (product 6). */
+export const SIM_PENDING_REFUND_MS = 60 * SECOND_MS;
+
+/** product 2: API keys. */
+export const API_KEY_RANDOM_CHARS = 40;
+export const API_KEY_MIN_CHARS = 24;
+
+/** Timer wheel: how many due timers one tick hands out before yielding to requests. */
+export const TIMER_BATCH_SIZE = 512;
+
+/** Europe/Istanbul is UTC+3 all year (product 2). */
+export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;

@@ -1,0 +1,28 @@
+import { createConsola, type ConsolaInstance } from "consola";
+import type { Log } from "./deps";
+
+/**
+ * The service log over consola. Fields are rendered with JSON.stringify, so a Sensitive value
+ * prints "[redacted]"; errors keep their stack (product 3: a 500 is logged with its stack).
+ */
+export function createLog(tag = "kasa", instance: ConsolaInstance = createConsola({ level: 3 })): Log {
+  const logger = instance.withTag(tag);
+  const render = (fields?: Record<string, unknown>): string => (fields ? ` ${JSON.stringify(fields, replacer)}` : "");
+  return {
+    info: (m, f) => logger.info(m + render(f)),
+    warn: (m, f) => logger.warn(m + render(f)),
+    error: (m, f) => logger.error(m + render(f)),
+  };
+}
+
+function replacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  return value;
+}
+
+/** For tests: keeps every line so a test can scan them (e.g. for card numbers). */
+export function memoryLog(): Log & { lines: string[] } {
+  const lines: string[] = [];
+  const push = (level: string) => (m: string, f?: Record<string, unknown>) => void lines.push(`${level} ${m}${f ? ` ${JSON.stringify(f, replacer)}` : ""}`);
+  return { lines, info: push("info"), warn: push("warn"), error: push("error") };
+}

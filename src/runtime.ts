@@ -1,0 +1,66 @@
+import type { H3 } from "h3";
+import { createApp } from "./app";
+import { SandboxClock, type Clock } from "./clock";
+import type { Config, Deps, Log, RateLimiter } from "./deps";
+import { apiRoutes, sandboxRoutes } from "./http/routes";
+import { createIds } from "./ids";
+import type { Store } from "./store/store";
+import { Timers } from "./timers";
+
+export type Runtime = {
+  deps: Deps;
+  app: H3;
+  /** Starts firing timers in real time (servers; tests drive them with runDue). */
+  start(): void;
+  stop(): Promise<void>;
+};
+
+export type RuntimeOptions = {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  log: Log;
+  rateLimiter: RateLimiter;
+};
+
+const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
+
+/** Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16). */
+export function sandboxClockFor(store: Store, base?: Clock): SandboxClock {
+  return new SandboxClock(Number(store.q.meta.get(CLOCK_OFFSET_KEY) ?? "0"), base);
+}
+
+/** The composition root: every module's routes, pages and timers, wired to one Deps. */
+export function createRuntime(opts: RuntimeOptions): Runtime {
+  const timers = new Timers(opts.clock, (kind, key, error) => opts.log.error("timer failed", { kind, key, error }));
+  const deps: Deps = {
+    store: opts.store,
+    clock: opts.clock,
+    ids: createIds(opts.clock),
+    log: opts.log,
+    config: opts.config,
+    timers,
+    rateLimiter: opts.rateLimiter,
+  };
+  const api = apiRoutes(deps);
+  if (opts.config.mode === "sandbox" && opts.clock instanceof SandboxClock) {
+    const clock = opts.clock;
+    api.push(
+      ...sandboxRoutes({
+        nowMs: () => clock.nowMs(),
+        async moveTo(targetMs) {
+          const offset = clock.moveTo(targetMs);
+          await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
+          await timers.runDue();
+        },
+      }),
+    );
+  }
+  const app = createApp(deps, api);
+  return {
+    deps,
+    app,
+    start: () => timers.start(),
+    stop: () => timers.stop(),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Db } from "./db";
+
+export type HoldRow = { partnerId: string; reason: "admin_hold"; sinceMs: number };
+
+export type AgreementRow = {
+  partnerId: string;
+  agreementCode: string;
+  version: string;
+  agreementName: string;
+  requirement: "consent" | "wet_signature";
+  kind: "first" | "renewal";
+  deadlineAtMs: number | null;
+  acceptedAtMs: number | null;
+  createdAtMs: number;
+};
+
+const AGREEMENT_COLUMNS = `partner_id AS partnerId, agreement_code AS agreementCode, version,
+  agreement_name AS agreementName, requirement, kind, deadline_at_ms AS deadlineAtMs,
+  accepted_at_ms AS acceptedAtMs, created_at_ms AS createdAtMs`;
+
+export function acceptanceSql(db: Db) {
+  return {
+    holds: (partnerId: string) =>
+      db.prepare("SELECT partner_id AS partnerId, reason, since_ms AS sinceMs FROM holds WHERE partner_id = ? ORDER BY reason").all<HoldRow>(partnerId),
+    /** Setting a hold that is already set keeps its original `since`. */
+    setHold: (h: HoldRow) =>
+      db.prepare("INSERT INTO holds (partner_id, reason, since_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(h.partnerId, h.reason, h.sinceMs).changes === 1,
+    clearHold: (partnerId: string, reason: string) =>
+      db.prepare("DELETE FROM holds WHERE partner_id = ? AND reason = ?").run(partnerId, reason).changes === 1,
+    agreements: (partnerId: string) =>
+      db.prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? ORDER BY created_at_ms, agreement_code, version`).all<AgreementRow>(partnerId),
+    agreement: (partnerId: string, code: string, version: string) =>
+      db.prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? AND agreement_code = ? AND version = ?`).get<AgreementRow>(partnerId, code, version),
+    upsertAgreement(a: AgreementRow): void {
+      db.prepare(
+        `INSERT INTO agreements (partner_id, agreement_code, version, agreement_name, requirement, kind, deadline_at_ms,
+           accepted_at_ms, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (partner_id, agreement_code, version) DO UPDATE SET agreement_name = excluded.agreement_name,
+           requirement = excluded.requirement, kind = excluded.kind, deadline_at_ms = excluded.deadline_at_ms,
+           accepted_at_ms = excluded.accepted_at_ms`,
+      ).run(a.partnerId, a.agreementCode, a.version, a.agreementName, a.requirement, a.kind, a.deadlineAtMs, a.acceptedAtMs, a.createdAtMs);
+    },
+    accept: (partnerId: string, code: string, atMs: number) =>
+      db.prepare("UPDATE agreements SET accepted_at_ms = ? WHERE partner_id = ? AND agreement_code = ? AND accepted_at_ms IS NULL").run(atMs, partnerId, code).changes,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The one driver interface. `bun:sqlite` backs the compiled binary and Bun test runs,
+ * `better-sqlite3` backs Node test runs; only driver-*.ts import a driver.
+ * Parameters are positional (`?`) and never `undefined` (pass null), so both drivers bind alike.
+ */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+
+export interface Statement {
+  run(...params: SqlValue[]): { changes: number };
+  get<T = Record<string, unknown>>(...params: SqlValue[]): T | undefined;
+  all<T = Record<string, unknown>>(...params: SqlValue[]): T[];
+}
+
+export interface Db {
+  readonly driver: "bun" | "node";
+  /** Prepared statements are cached per SQL text by the wrapper. */
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+export const isBunRuntime = (): boolean => typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+
+/** Opens the database with the driver of the running runtime (or the one asked for). */
+export async function openDb(path: string, driver: "bun" | "node" = isBunRuntime() ? "bun" : "node"): Promise<Db> {
+  if (driver === "bun") {
+    const { openBunDb } = await import("./driver-bun");
+    return openBunDb(path);
+  }
+  const { openNodeDb } = await import("./driver-node");
+  return openNodeDb(path);
+}

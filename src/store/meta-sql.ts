@@ -1,0 +1,15 @@
+import type { Db } from "./db";
+
+/** Small key/value facts of the deployment: sandbox clock offset, sim-bank secret. */
+export function metaSql(db: Db) {
+  return {
+    get: (key: string) => db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(key)?.value,
+    set: (key: string, value: string) =>
+      void db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value),
+    /** Inserts only when absent; answers the value that is now stored. */
+    setOnce(key: string, value: string): string {
+      db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(key, value);
+      return db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(key)?.value ?? value;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import schemaSql from "../../schema.sql" with { type: "text" };
+import type { Db } from "./db";
+
+/** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
+export const SCHEMA_VERSION = 1;
+
+/** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
+export function configure(db: Db, { memory }: { memory: boolean }): void {
+  if (!memory) db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
+}
+
+export function migrate(db: Db): void {
+  const row = db.prepare("PRAGMA user_version").get<{ user_version: number }>();
+  const current = row?.user_version ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`database schema version ${current} is newer than this kasa (${SCHEMA_VERSION})`);
+  }
+  if (current === SCHEMA_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(schemaSql);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}

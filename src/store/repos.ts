@@ -1,0 +1,18 @@
+import type { Db } from "./db";
+import { acceptanceSql } from "./acceptance-sql";
+import { catalogSql } from "./catalog-sql";
+import { metaSql } from "./meta-sql";
+import { apiKeysSql, partnersSql } from "./partners-sql";
+
+/** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
+export function createRepos(db: Db) {
+  return {
+    meta: metaSql(db),
+    partners: partnersSql(db),
+    apiKeys: apiKeysSql(db),
+    catalog: catalogSql(db),
+    acceptance: acceptanceSql(db),
+  };
+}
+
+export type Repos = ReturnType<typeof createRepos>;

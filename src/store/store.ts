@@ -1,0 +1,103 @@
+import { openDb, type Db } from "./db";
+import { configure, migrate } from "./migrate";
+import { createRepos, type Repos } from "./repos";
+import { invariant } from "../invariant";
+
+export type Unit<T> = (tx: Repos) => T;
+
+export interface Store {
+  readonly db: Db;
+  /** Named read operations; reads need no queue (the connection only ever sees committed state between batches). */
+  readonly q: Repos;
+  /**
+   * Group commit (DESIGN.md, request flow 4): every unit queued in one event-loop turn runs in
+   * ONE `BEGIN IMMEDIATE` transaction, each unit inside its own SAVEPOINT, so a unit that throws
+   * rolls back alone. Promises settle only after COMMIT returned with synchronous=FULL.
+   */
+  write<T>(unit: Unit<T>): Promise<T>;
+  readonly stats: { batches: number; units: number };
+  close(): Promise<void>;
+}
+
+type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+
+export async function openStore(path: string, driver?: "bun" | "node"): Promise<Store> {
+  const db = await openDb(path, driver);
+  configure(db, { memory: path === ":memory:" });
+  migrate(db);
+  return createStore(db);
+}
+
+function createStore(db: Db): Store {
+  const repos = createRepos(db);
+  const stats = { batches: 0, units: 0 };
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let closed = false;
+
+  const flush = (): void => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const results = runBatch(db, repos, batch);
+    stats.batches += 1;
+    stats.units += batch.length;
+    for (const [i, p] of batch.entries()) {
+      const r = results[i];
+      invariant(r !== undefined, "every unit has a result");
+      if (r.ok) p.resolve(r.value);
+      else p.reject(r.error);
+    }
+  };
+
+  return {
+    db,
+    q: repos,
+    stats,
+    write<T>(unit: Unit<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error("store is closed"));
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ unit, resolve: resolve as (v: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
+    },
+    async close() {
+      // Let every queued unit commit before the connection goes away.
+      while (scheduled) await new Promise((r) => setImmediate(r));
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function runBatch(db: Db, repos: Repos, batch: Pending[]): Result[] {
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    return batch.map(() => ({ ok: false, error }));
+  }
+  const results: Result[] = batch.map((p) => {
+    db.exec("SAVEPOINT unit");
+    try {
+      const value = p.unit(repos);
+      db.exec("RELEASE unit");
+      return { ok: true, value };
+    } catch (error) {
+      db.exec("ROLLBACK TO unit");
+      db.exec("RELEASE unit");
+      return { ok: false, error };
+    }
+  });
+  try {
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    return batch.map(() => ({ ok: false, error }));
+  }
+  return results;
+}

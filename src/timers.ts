@@ -1,0 +1,131 @@
+import type { Clock } from "./clock";
+import { TIMER_BATCH_SIZE } from "./limits";
+import { TimerHeap } from "./timer-heap";
+
+/**
+ * The timer wheel: what is due when (payment and link expiry, webhook attempts, day end).
+ * The database is the truth; the wheel is rebuilt from it at start (`rebuild` sources) and
+ * every handler re-checks its row, so a stale or duplicate timer does nothing (at-least-once).
+ */
+export type TimerHandler = (key: string, dueAtMs: number) => Promise<void>;
+export type TimerSource = () => Iterable<{ kind: string; key: string; dueAtMs: number }>;
+export type TimerErrorSink = (kind: string, key: string, error: unknown) => void;
+
+export class Timers {
+  private readonly heap = new TimerHeap();
+  private readonly handlers = new Map<string, TimerHandler>();
+  private readonly cancelledUpTo = new Map<string, number>();
+  private seq = 0;
+  private armed: ReturnType<typeof setTimeout> | undefined;
+  private armedFor = Number.POSITIVE_INFINITY;
+  private running: Promise<void> | undefined;
+  private live = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onError: TimerErrorSink,
+  ) {}
+
+  get size(): number {
+    return this.heap.size;
+  }
+
+  on(kind: string, handler: TimerHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  schedule(kind: string, key: string, dueAtMs: number): void {
+    this.heap.push(dueAtMs, ++this.seq, kind, key);
+    if (this.live && dueAtMs < this.armedFor) this.arm();
+  }
+
+  /** Drops every timer of (kind, key) scheduled so far; a later schedule() counts again. */
+  cancel(kind: string, key: string): void {
+    this.cancelledUpTo.set(`${kind}\u0000${key}`, this.seq);
+  }
+
+  nextDueAtMs(): number | undefined {
+    return this.heap.peekDue();
+  }
+
+  /** Pops the due timers in (dueAtMs, scheduling) order, at most `max`. */
+  takeDue(nowMs: number, max = TIMER_BATCH_SIZE): Array<{ kind: string; key: string; dueAtMs: number }> {
+    const out: Array<{ kind: string; key: string; dueAtMs: number }> = [];
+    while (out.length < max) {
+      const next = this.heap.peekDue();
+      if (next === undefined || next > nowMs) break;
+      const t = this.heap.pop()!;
+      const id = `${t.kind}\u0000${t.key}`;
+      const cut = this.cancelledUpTo.get(id);
+      if (cut !== undefined && t.seq <= cut) continue;
+      out.push({ kind: t.kind, key: t.key, dueAtMs: t.dueAtMs });
+    }
+    return out;
+  }
+
+  /** Loads every pending timer from the database (start-up). */
+  rebuild(sources: TimerSource[]): void {
+    for (const source of sources) for (const t of source()) this.schedule(t.kind, t.key, t.dueAtMs);
+  }
+
+  /** Runs everything due now (and whatever that schedules as due), then resolves. */
+  runDue(): Promise<void> {
+    // One runner at a time; a second caller waits for it and then runs what is still due.
+    const previous = this.running ?? Promise.resolve();
+    const run = previous.then(() => this.drain());
+    this.running = run.finally(() => {
+      if (this.running === tracked) this.running = undefined;
+    });
+    const tracked = this.running;
+    return run;
+  }
+
+  /** Real time: fire timers as they come due. Sandbox clock moves call runDue() themselves. */
+  start(): void {
+    this.live = true;
+    this.arm();
+  }
+
+  async stop(): Promise<void> {
+    this.live = false;
+    if (this.armed) clearTimeout(this.armed);
+    this.armed = undefined;
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const due = this.takeDue(this.clock.nowMs());
+      if (due.length === 0) break;
+      await Promise.all(due.map((t) => this.fire(t.kind, t.key, t.dueAtMs)));
+    }
+    if (this.live) this.arm();
+  }
+
+  private async fire(kind: string, key: string, dueAtMs: number): Promise<void> {
+    const handler = this.handlers.get(kind);
+    try {
+      if (!handler) throw new Error(`no handler for timer kind ${kind}`);
+      await handler(key, dueAtMs);
+    } catch (error) {
+      this.onError(kind, key, error);
+    }
+  }
+
+  private arm(): void {
+    if (this.armed) clearTimeout(this.armed);
+    this.armed = undefined;
+    const next = this.heap.peekDue();
+    this.armedFor = next ?? Number.POSITIVE_INFINITY;
+    if (next === undefined) return;
+    // setTimeout takes at most 2^31-1 ms; a far timer is re-armed when that fires.
+    const delay = Math.min(Math.max(0, next - this.clock.nowMs()), 2_147_483_647);
+    this.armed = setTimeout(() => {
+      this.armed = undefined;
+      this.armedFor = Number.POSITIVE_INFINITY;
+      void this.runDue();
+    }, delay);
+    // The process should not stay alive only for a timer (CLI commands open the app too).
+    (this.armed as { unref?: () => void }).unref?.();
+  }
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// The config lives under test/ so the top level holds only what the project needs (issue 2).
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig({
+  root,
+  // Bun imports schema.sql natively as text (that embeds it in the binary); vite needs this.
+  plugins: [
+    {
+      name: "sql-as-text",
+      enforce: "pre",
+      load(id) {
+        return id.endsWith(".sql") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : undefined;
+      },
+    },
+  ],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/{unit,api,cli,browser}/**/*.test.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 },
+      },
+    ],
+  },
+});
