@@ -1,10 +1,8 @@
-import { H3, type H3Event } from "h3";
+import { H3 } from "h3";
 import type { Deps } from "./deps";
 import { fail } from "./errors";
-import { endpoint, toErrorResponse, type ApiRoute, type Method } from "./http/endpoint";
-
-/** A browser-facing route (handoff, bank pages, link pages): answers HTML or redirects itself. */
-export type PageRoute = { method: Method; path: string; handle(event: H3Event, traceId: string): Promise<Response> | Response };
+import { endpoint, toErrorResponse, type ApiRoute } from "./http/endpoint";
+import type { PageRoute } from "./http/page";
 
 /** Builds the h3 app from the route tables; unknown paths are 404, known paths with another method 405. */
 export function createApp(deps: Deps, api: ApiRoute[], pages: PageRoute[] = []): H3 {

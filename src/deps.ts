@@ -1,4 +1,5 @@
 import type { Clock } from "./clock";
+import type { RateLimiter } from "./domain/rate-limits/limiter";
 import type { Ids } from "./ids";
 import type { Store } from "./store/store";
 import type { Timers } from "./timers";
@@ -20,12 +21,9 @@ export type Config = {
   allowPrivateWebhooks: boolean;
 };
 
-/** All-or-nothing admission over several rate budgets (domain/rate-limits, product 12). */
-export interface RateLimiter {
-  tryAcquire(checks: Array<{ budget: string; key: string; multiplier?: number }>, nowMs: number): boolean;
-}
 
 export type Deps = {
+  /** All-or-nothing admission over several rate budgets (product 12). */
   rateLimiter: RateLimiter;
   store: Store;
   clock: Clock;

@@ -1,10 +1,13 @@
 import type { H3 } from "h3";
 import { createApp } from "./app";
 import { SandboxClock, type Clock } from "./clock";
-import type { Config, Deps, Log, RateLimiter } from "./deps";
+import type { Config, Deps, Log } from "./deps";
+import type { RateLimiter } from "./domain/rate-limits/limiter";
+import { pageRoutes } from "./http/page-routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
 import type { Store } from "./store/store";
+import { TIMER_MODULES } from "./timer-modules";
 import { Timers } from "./timers";
 
 export type Runtime = {
@@ -56,7 +59,9 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       }),
     );
   }
-  const app = createApp(deps, api);
+  for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
+  timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
+  const app = createApp(deps, api, pageRoutes(deps));
   return {
     deps,
     app,

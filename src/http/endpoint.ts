@@ -1,6 +1,7 @@
 import type { H3Event } from "h3";
 import type * as v from "valibot";
 import type { Deps } from "../deps";
+import type { BudgetName } from "../domain/rate-limits/budgets";
 import { ApiError, fail, isApiError } from "../errors";
 import type { PartnerRow } from "../store/partners-sql";
 import { authenticate } from "./auth";
@@ -29,7 +30,7 @@ export type ApiRoute = {
   /** The pre-auth IP/platform gate of interface 8 covers every API-key /v1 endpoint. */
   gate: boolean;
   /** Rate budgets checked all-or-nothing after the key (product 12 names). */
-  budgets: readonly string[];
+  budgets: readonly BudgetName[];
   /** Seconds for Retry-After on a 429 of this route; null = no header (installment options). */
   retryAfterS: number | null;
   body?: v.GenericSchema;
@@ -37,7 +38,7 @@ export type ApiRoute = {
 };
 
 /** Which identity a budget counts against: the key, the source IP, the partner or the platform. */
-function budgetKey(budget: string, ctx: { keyId: string; ip: string; partnerId: string }): string {
+function budgetKey(budget: BudgetName, ctx: { keyId: string; ip: string; partnerId: string }): string {
   if (budget === "gate.platform") return "platform";
   if (budget.endsWith(".key")) return ctx.keyId;
   if (budget.endsWith(".partner")) return ctx.partnerId;
@@ -60,8 +61,8 @@ export function endpoint(deps: Deps, route: ApiRoute) {
       const tooMany = (): never => fail("rate_limited", undefined, route.retryAfterS === null ? {} : { "retry-after": String(route.retryAfterS) });
       if (route.gate) {
         const gate = [
-          { budget: "gate.ip", key: ip },
-          { budget: "gate.platform", key: "platform" },
+          { budget: "gate.ip" as const, key: ip },
+          { budget: "gate.platform" as const, key: "platform" },
         ];
         if (!deps.rateLimiter.tryAcquire(gate, now)) tooMany();
       }

@@ -3,6 +3,7 @@ import { acceptanceSql } from "./acceptance-sql";
 import { catalogSql } from "./catalog-sql";
 import { metaSql } from "./meta-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
+import { webhooksSql } from "./webhooks-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
 export function createRepos(db: Db) {
@@ -12,6 +13,7 @@ export function createRepos(db: Db) {
     apiKeys: apiKeysSql(db),
     catalog: catalogSql(db),
     acceptance: acceptanceSql(db),
+    webhooks: webhooksSql(db),
   };
 }
 

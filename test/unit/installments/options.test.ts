@@ -4,6 +4,7 @@ import {
   isChargeable,
   optionsForCard,
   toEffectiveInstallments,
+  type ChargeRejection,
   type OptionsResult,
 } from "../../../src/domain/installments/options";
 import type { CardFamily, TerminalPricing } from "../../../src/domain/installments/types";
@@ -30,8 +31,10 @@ describe("product 8 options for a card (demo terminal T-1001: 1@199, 3@450+100, 
   });
 });
 
+type Summary = ReturnType<typeof summary>;
+
 describe("product 8 options for a card: terminal and connection rules", () => {
-  it.each([
+  it.each<[string, Partial<TerminalPricing>, CardName, Summary]>([
     ["foreign card where foreign cards are accepted: count 1", { acceptsForeignCards: true }, "foreign", [[1, 199, null]]],
     ["debit card where the connection refuses debit: empty", { acceptsDebit: false }, "debitA", []],
     ["prepaid is not debit for acceptsDebit", { acceptsDebit: false }, "prepaidB", [[1, 199, null]]],
@@ -45,7 +48,7 @@ describe("product 8 options for a card: terminal and connection rules", () => {
     ["a count with no rate row is not offered", { rates: [rate(3, 450)] }, "worldB", [[3, 450, null]]],
     ["no rate rows: empty", { rates: [] }, "worldB", []],
     ["a brand row never serves another brand", { rates: [rate(1, 199), rate(3, 420, { brand: "bonus" })] }, "maximumC", [[1, 199, null]]],
-  ] as const)("%s", (_name, patch: Partial<TerminalPricing>, card: CardName, expected) => {
+  ])("%s", (_name, patch, card, expected) => {
     expect(summary(optionsForCard(demoTerminal(patch), cardOf(card)))).toEqual(expected);
   });
 });
@@ -89,7 +92,8 @@ describe("interface 4.8 amounts in options", () => {
 });
 
 describe("interface 7.4 / product 6 isChargeable: the reason for a count that is not listed", () => {
-  it.each([
+  type Refusal = { code: ChargeRejection["code"]; reason?: 1 | 2 | 3 };
+  it.each<[string, Partial<TerminalPricing>, CardName, number, Refusal]>([
     ["family outside allowedCardFamilies", { allowedCardFamilies: ["credit"] }, "debitA", 1, { code: "terminal_not_allowed" }],
     ["foreign card refused by the connection", {}, "foreign", 1, { code: "virtual_pos_card_type_not_supported" }],
     ["debit card refused by the connection", { acceptsDebit: false }, "debitA", 1, { code: "virtual_pos_card_type_not_supported" }],
@@ -101,7 +105,7 @@ describe("interface 7.4 / product 6 isChargeable: the reason for a count that is
     ["reason 1: unresolved BIN asking for 3", {}, "unresolved", 3, { code: "installment_not_allowed", reason: 1 }],
     ["reason 3: brand and count not offered", { rates: [rate(1, 199), rate(3, 420, { brand: "bonus" })] }, "worldB", 3, { code: "installment_not_allowed", reason: 3 }],
     ["reason 3: count in the set without any rate row", {}, "bonusA", 6, { code: "installment_not_allowed", reason: 3 }],
-  ] as const)("%s", (_name, patch: Partial<TerminalPricing>, card: CardName, count, expected) => {
+  ])("%s", (_name, patch, card, count, expected) => {
     expect(isChargeable(demoTerminal(patch), cardOf(card), count)).toEqual({ outcome: "rejected", ...expected });
   });
 });

@@ -1,0 +1,8 @@
+import type { H3Event } from "h3";
+import type { Method } from "./endpoint";
+
+/**
+ * A browser-facing route (handoff relay, sim-bank ACS, hosted link pages): answers HTML or a
+ * redirect itself. No API key; errors are rendered as pages by the handler's own module.
+ */
+export type PageRoute = { method: Method; path: string; handle(event: H3Event, traceId: string): Promise<Response> | Response };

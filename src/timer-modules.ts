@@ -1,0 +1,14 @@
+import type { Deps } from "./deps";
+import type { TimerHandler } from "./timers";
+
+/**
+ * Each kind of timer: its handler and where its pending instances live in the database (the
+ * wheel is rebuilt from these at start, DESIGN.md request flow 6).
+ */
+export type TimerModule = {
+  kind: string;
+  handler(deps: Deps): TimerHandler;
+  pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
+};
+
+export const TIMER_MODULES: TimerModule[] = [];
