@@ -21,6 +21,13 @@ export const LIST_SIZE_MIN = 1;
 export const LIST_SIZE_MAX = 200;
 export const LIST_HORIZON = 100_000;
 
+/** product 16: a link's amount and each item's amount are at least 1 kuruş. */
+export const LINK_AMOUNT_MIN = 1;
+/** Our bound on `allowedInstallmentCounts` entries (duplicates are folded, so this is generous). */
+export const LINK_ALLOWED_COUNTS_MAX_ENTRIES = 100;
+/** Due links a read expires in one unit of work before answering (interface 3.1, product 16). */
+export const LINK_EXPIRY_BATCH = 500;
+
 /** interface 4.1.2 / 8. */
 export const LINK_ITEMS_MIN = 1;
 export const LINK_ITEMS_MAX = 50;
@@ -29,6 +36,8 @@ export const ITEM_NOTE_MAX_CHARS = 200;
 export const PAYER_NAME_MAX_CHARS = 120;
 export const SHARE_BPS_MAX = 10_000;
 export const BIN_DIGITS = 8;
+/** product 14: `kasa bins import` refuses a bigger file before reading it (a wrong file, not a BIN list). */
+export const BIN_CSV_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Free-text and identifier bounds of our own (product 3: a limit on everything). */
 export const DESCRIPTION_MAX_CHARS = 500;
@@ -46,6 +55,12 @@ export const WEBHOOK_RETRY_DELAYS_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINU
 export const WEBHOOK_GIVE_UP_AFTER_MS = DAY_MS;
 export const WEBHOOK_CONCURRENCY = 16;
 export const WEBHOOK_BATCH_SIZE = 256;
+/** How much of a 2xx body is read before the rest is cancelled; receivers' bodies are not used. */
+export const WEBHOOK_RESPONSE_READ_MAX_BYTES = 4096;
+/** Error texts stored with an attempt are cut to this, whatever the runtime puts in them. */
+export const WEBHOOK_ERROR_TEXT_MAX_CHARS = 200;
+/** How often a server looks for deliveries queued by another process (the CLI's resend and test). */
+export const WEBHOOK_SWEEP_INTERVAL_MS = 5 * SECOND_MS;
 
 /** Sandbox refunds of the "slow" test card stay pending this long (product 6). */
 export const SIM_PENDING_REFUND_MS = 60 * SECOND_MS;

@@ -1,4 +1,6 @@
 import type { Deps } from "./deps";
+import { linkExpiryTimer } from "./domain/payment-links/expiry";
+import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
 import type { TimerHandler } from "./timers";
 
 /**
@@ -11,4 +13,4 @@ export type TimerModule = {
   pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
 };
 
-export const TIMER_MODULES: TimerModule[] = [];
+export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer];

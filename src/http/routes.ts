@@ -1,7 +1,11 @@
 import type { Deps } from "../deps";
 import type { ApiRoute } from "./endpoint";
 import { getAcceptance } from "./handlers/acceptance";
+import { postInstallmentOptions, postInstallmentOverview } from "./handlers/installments";
+import { installmentOptionsBody, installmentOverviewBody } from "../domain/installments/schema";
 import { getClock, moveClock, moveClockBody, type SandboxClockControl } from "./handlers/sandbox-clock";
+import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks } from "./handlers/payment-links";
+import { createLinkBody } from "../domain/payment-links/schema";
 
 // The whole API as one table (DESIGN.md): method, path, gate, budgets, Retry-After, body schema,
 // handler. Budget names are product 12's.
@@ -11,6 +15,14 @@ const RETRY_AFTER_S = 60;
 export function apiRoutes(_deps: Deps): ApiRoute[] {
   return [
     { method: "GET", path: "/v1/payment-acceptance", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getAcceptance },
+    // interface 4.1-4.4 / 8: writes share one key budget, reads another, all four one IP budget.
+    { method: "POST", path: "/v1/payment-links", gate: true, budgets: ["links.write.key", "links.ip"], retryAfterS: RETRY_AFTER_S, body: createLinkBody, handle: createPaymentLink },
+    { method: "GET", path: "/v1/payment-links", gate: true, budgets: ["links.read.key", "links.ip"], retryAfterS: RETRY_AFTER_S, handle: listPaymentLinks },
+    { method: "GET", path: "/v1/payment-links/:id", gate: true, budgets: ["links.read.key", "links.ip"], retryAfterS: RETRY_AFTER_S, handle: getPaymentLink },
+    { method: "DELETE", path: "/v1/payment-links/:id", gate: true, budgets: ["links.write.key", "links.ip"], retryAfterS: RETRY_AFTER_S, handle: cancelPaymentLink },
+    // interface 4.8 / 4.9: one per-partner budget (product 12), and 429 without Retry-After (interface 8, 7.2).
+    { method: "POST", path: "/v1/installment-options", gate: true, budgets: ["installments.partner"], retryAfterS: null, body: installmentOptionsBody, handle: postInstallmentOptions },
+    { method: "POST", path: "/v1/installment-options/overview", gate: true, budgets: ["installments.partner"], retryAfterS: null, body: installmentOverviewBody, handle: postInstallmentOverview },
   ];
 }
 

@@ -1,8 +1,12 @@
-import BetterSqlite3 from "better-sqlite3";
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
 import type { Db, SqlValue, Statement } from "./db";
 
 export function openNodeDb(path: string): Db {
-  const db = new BetterSqlite3(path);
+  // Loaded lazily through require: the compiled Bun binary never reaches this line, and a
+  // static import would make it look for the package at start.
+  const Driver = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+  const db = new Driver(path);
   const cache = new Map<string, Statement>();
   return {
     driver: "node",

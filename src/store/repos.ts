@@ -1,6 +1,7 @@
 import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
 import { catalogSql } from "./catalog-sql";
+import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
 import { webhooksSql } from "./webhooks-sql";
@@ -14,6 +15,7 @@ export function createRepos(db: Db) {
     catalog: catalogSql(db),
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
+    links: linksSql(db),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ManualClock } from "../../src/clock";
+import { ManualClock, SandboxClock } from "../../src/clock";
 import type { Config } from "../../src/deps";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/budgets";
@@ -30,7 +30,9 @@ export async function harness(opts: HarnessOptions = {}) {
   const limits = opts.limits ?? "off";
   const rateLimiter = createRateLimiter({ limits: limits === "off" ? "off" : { ...defaultLimits(), ...(limits === "default" ? {} : limits) } });
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
-  const runtime = createRuntime({ store, clock, config, log, rateLimiter });
+  // Sandbox mode runs on the movable clock over the manual one, as `kasa sandbox` does over the system clock.
+  const serviceClock = config.mode === "sandbox" ? new SandboxClock(0, clock) : clock;
+  const runtime = createRuntime({ store, clock: serviceClock, config, log, rateLimiter });
   let keyN = 0;
   await applySeed(store, parseSeed(opts.seed ?? TEST_SEED), clock.nowMs(), () => `key_test${++keyN}`);
 

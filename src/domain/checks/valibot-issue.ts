@@ -3,6 +3,8 @@ import type * as v from "valibot";
 /** The first valibot issue as `path: rule` (product 3: the message names the field and the rule). */
 export function describeIssue(issue: v.BaseIssue<unknown> | undefined): string {
   if (!issue) return "body: invalid";
+  // A union reports "no branch matched"; its first branch's own issue says more.
+  if (issue.issues?.length) return describeIssue(issue.issues[0]);
   const path = toPath(issue.path);
   // strictObject reports an unknown key as "expected never"; say what it means.
   if (issue.kind === "schema" && issue.expected === "never") return `${path}: unknown field`;

@@ -66,7 +66,7 @@ export function quoteAmounts(input: QuoteInput): QuoteAmounts {
     share = roundHalfUp(commission * s, BPS);
     total = b + share;
   } else {
-    total = ceilDiv(b * BPS_SQUARED + s * f, BPS_SQUARED - s * r);
+    total = ceilDiv(b * BPS_SQUARED + s * f * BPS, BPS_SQUARED - s * r);
     commission = roundHalfUp(total * r, BPS) + f;
     share = total - b;
   }

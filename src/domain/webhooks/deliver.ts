@@ -3,14 +3,8 @@
  * it sends the stored bytes, classifies what came back and never throws, so the worker can store
  * the result and ask `planAfterAttempt` what happens next.
  */
+import { WEBHOOK_ERROR_TEXT_MAX_CHARS, WEBHOOK_RESPONSE_READ_MAX_BYTES, WEBHOOK_TIMEOUT_MS } from "../../limits";
 import type { AttemptOutcome } from "./schedule";
-
-/** "2xx within 5 seconds": the budget covers connect, headers and the (bounded) body read. */
-export const DELIVERY_TIMEOUT_MS = 5_000;
-/** How much of a 2xx body is read before the rest is cancelled; receivers' bodies are not used. */
-export const RESPONSE_READ_LIMIT_BYTES = 4_096;
-/** Error texts are stored with the attempt; keep them short whatever the runtime puts in them. */
-const ERROR_TEXT_LIMIT = 200;
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -52,7 +46,7 @@ async function attemptWithDeadline(input: SendDeliveryInput): Promise<AttemptRes
   const timeoutMs =
     input.timeoutMs !== undefined && Number.isFinite(input.timeoutMs) && input.timeoutMs > 0
       ? input.timeoutMs
-      : DELIVERY_TIMEOUT_MS;
+      : WEBHOOK_TIMEOUT_MS;
   const controller = new AbortController();
   const inFlight: InFlight = { status: null, reader: null };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -129,7 +123,7 @@ async function readBounded(response: Response, inFlight: InFlight): Promise<void
   inFlight.reader = reader;
   let received = 0;
   try {
-    while (received < RESPONSE_READ_LIMIT_BYTES) {
+    while (received < WEBHOOK_RESPONSE_READ_MAX_BYTES) {
       const chunk = await reader.read();
       if (chunk.done) return;
       received += chunk.value.byteLength;
@@ -159,7 +153,7 @@ function describeError(error: unknown): string {
   const code = codeOf(cause) ?? codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   const text = code === null ? `connection error: ${message}` : `connection error: ${code}`;
-  return text.slice(0, ERROR_TEXT_LIMIT);
+  return text.slice(0, WEBHOOK_ERROR_TEXT_MAX_CHARS);
 }
 
 function codeOf(value: unknown): string | null {

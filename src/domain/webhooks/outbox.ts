@@ -19,7 +19,7 @@ export type OutboxEvent =
  */
 export function enqueueWebhook(
   tx: Repos,
-  deps: { ids: Ids; timers: Timers },
+  deps: { ids: Ids; timers: Pick<Timers, "schedule"> },
   partnerId: string,
   event: OutboxEvent,
   nowMs: number,

@@ -6,20 +6,10 @@
  * There is no jitter: the schedule is part of the documented contract and tests assert it exactly.
  */
 
-/** Delay before attempt k+1 after attempt k failed; index 0 is the delay after attempt 1. */
-export const RETRY_DELAYS_MS = [
-  30_000, // 30 s
-  120_000, // 2 min
-  600_000, // 10 min
-  3_600_000, // 1 h
-  21_600_000, // 6 h
-] as const;
+import { WEBHOOK_GIVE_UP_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS } from "../../limits";
 
 /** One first attempt plus one per retry delay. */
-export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
-/** Nothing is sent later than this after the first attempt; the delivery is dropped instead. */
-export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
+export const MAX_DELIVERY_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 
 export interface NextAttemptInput {
   /** 1-based number of the attempt that just failed with a retryable outcome. */
@@ -37,14 +27,15 @@ export function nextAttemptAtMs(input: NextAttemptInput): number | null {
   if (!Number.isSafeInteger(attempt) || attempt < 1) {
     throw new RangeError(`attempt must be a 1-based integer, got ${attempt}`);
   }
-  const delayMs = RETRY_DELAYS_MS[attempt - 1];
+  // Index 0 is the delay after attempt 1.
+  const delayMs = WEBHOOK_RETRY_DELAYS_MS[attempt - 1];
   if (delayMs === undefined) return null;
   const dueAtMs = failedAtMs + delayMs;
   return dueAtMs > deliveryDeadlineAtMs(firstAttemptAtMs) ? null : dueAtMs;
 }
 
 export function deliveryDeadlineAtMs(firstAttemptAtMs: number): number {
-  return firstAttemptAtMs + DELIVERY_WINDOW_MS;
+  return firstAttemptAtMs + WEBHOOK_GIVE_UP_AFTER_MS;
 }
 
 /**

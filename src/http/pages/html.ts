@@ -197,13 +197,14 @@ export interface ErrorPageInput {
 
 /** Product 6.5: a short message, the code and the traceId; callers never pass card data here. */
 export const errorPage = (input: ErrorPageInput): PageResponse => {
+  const facts = [
+    input.code !== null && html`<dt>Hata kodu</dt><dd><code>${input.code}</code></dd>`,
+    input.traceId !== null && html`<dt>İzleme no</dt><dd><code>${input.traceId}</code></dd>`,
+  ].filter((fact) => fact !== false);
   const body = html`<div class="error">
 <h1>İşlem tamamlanamadı</h1>
 <p>${input.message}</p>
-<dl>
-${input.code !== null && html`<dt>Hata kodu</dt><dd><code>${input.code}</code></dd>`}
-${input.traceId !== null && html`<dt>İzleme no</dt><dd><code>${input.traceId}</code></dd>`}
-</dl>
+${facts.length > 0 && html`<dl>${facts}</dl>`}
 </div>`;
   return renderPage({ title: "İşlem tamamlanamadı", body, nonce: input.nonce, formActions: [], status: input.status ?? 400 });
 };

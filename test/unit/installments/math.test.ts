@@ -7,7 +7,7 @@ import {
   quoteAmounts,
   type QuoteInput,
 } from "../../../src/domain/installments/math";
-import golden from "./golden-vectors.json";
+import golden from "../../../src/domain/installments/golden-vectors.json";
 import { grossShareCovers, referenceQuote, referenceRoundHalfUp } from "./reference";
 
 // What these tests prove about the gross formula T = ceil((B·10⁸ + s·f·10⁴) / (10⁸ − s·r)).

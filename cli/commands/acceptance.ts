@@ -1,0 +1,92 @@
+import { defineCommand } from "citty";
+import { acceptanceOf } from "../../src/domain/acceptance/service";
+import { toAcceptanceJson } from "../../src/domain/acceptance/view";
+import type { CliContext } from "../context";
+import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+
+const partnerArg = { partner: { type: "string", description: "partner id", required: true } } as const;
+
+function printAcceptance(args: { json?: boolean }, ctx: CliContext, partnerId: string, what: string): void {
+  const partner = ctx.store.q.partners.get(partnerId)!;
+  const now = ctx.clock.nowMs();
+  const view = toAcceptanceJson(acceptanceOf(ctx.store.q, partner, now), now);
+  output(args, view, () => `${what}; ${partnerId} ${view.acceptingPayments ? "accepts" : "does not accept"} payments`);
+}
+
+function knownPartner(ctx: CliContext, raw: unknown): string {
+  const id = requireArg(raw, "partner");
+  if (!ctx.store.q.partners.get(id)) throw new CliError(`unknown partner ${id}`);
+  return id;
+}
+
+export const holdsCommand = defineCommand({
+  meta: { name: "holds", description: "Set or clear an admin hold (product 10).\n\nExample: kasa holds set --partner ptn_demo" },
+  subCommands: {
+    set: defineCommand({
+      meta: { name: "set", description: "Set an admin_hold: new payments, links and refunds get 403.\n\nExample: kasa holds set --partner ptn_demo" },
+      args: { ...partnerArg, ...commonArgs },
+      run: ({ args }) =>
+        withStore(args, async (ctx) => {
+          const id = knownPartner(ctx, args.partner);
+          await ctx.store.write((tx) => tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }));
+          printAcceptance(args, ctx, id, "admin_hold set");
+        }),
+    }),
+    clear: defineCommand({
+      meta: { name: "clear", description: "Clear the admin_hold.\n\nExample: kasa holds clear --partner ptn_demo" },
+      args: { ...partnerArg, ...commonArgs },
+      run: ({ args }) =>
+        withStore(args, async (ctx) => {
+          const id = knownPartner(ctx, args.partner);
+          await ctx.store.write((tx) => tx.acceptance.clearHold(id, "admin_hold"));
+          printAcceptance(args, ctx, id, "admin_hold cleared");
+        }),
+    }),
+  },
+});
+
+const add = defineCommand({
+  meta: { name: "add", description: "Register an agreement the partner must accept.\n\nExample: kasa agreements add --partner ptn_demo --code DPA --name 'Data Processing' --version 2 --requirement consent --kind renewal --deadline 2026-12-31T21:00:00Z" },
+  args: {
+    ...partnerArg,
+    code: { type: "string", required: true, description: "agreement code" },
+    name: { type: "string", required: true, description: "agreement name" },
+    version: { type: "string", required: true, description: "version" },
+    requirement: { type: "enum", options: ["consent", "wet_signature"], default: "consent", description: "consent or wet_signature" },
+    kind: { type: "enum", options: ["first", "renewal"], default: "renewal", description: "first or renewal" },
+    deadline: { type: "string", description: "ISO 8601 deadline; payments stop after it until accepted" },
+    ...commonArgs,
+  },
+  run: ({ args }) =>
+    withStore(args, async (ctx) => {
+      const id = knownPartner(ctx, args.partner);
+      const deadlineAtMs = args.deadline === undefined ? null : Date.parse(args.deadline);
+      if (deadlineAtMs !== null && !Number.isFinite(deadlineAtMs)) throw new CliError(`--deadline: not a date-time: ${args.deadline}`, 2);
+      const existing = ctx.store.q.acceptance.agreement(id, args.code, args.version);
+      await ctx.store.write((tx) =>
+        tx.acceptance.upsertAgreement({
+          partnerId: id, agreementCode: args.code, version: args.version, agreementName: args.name,
+          requirement: args.requirement as "consent" | "wet_signature", kind: args.kind as "first" | "renewal", deadlineAtMs,
+          acceptedAtMs: existing?.acceptedAtMs ?? null, createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
+        }),
+      );
+      printAcceptance(args, ctx, id, `agreement ${args.code} v${args.version} added`);
+    }),
+});
+
+const accept = defineCommand({
+  meta: { name: "accept", description: "Record that the partner accepted an agreement (every pending version of the code).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA" },
+  args: { ...partnerArg, code: { type: "string", required: true, description: "agreement code" }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, async (ctx) => {
+      const id = knownPartner(ctx, args.partner);
+      if (!ctx.store.q.acceptance.agreements(id).some((a) => a.agreementCode === args.code)) throw new CliError(`unknown agreement ${args.code} for ${id}`);
+      await ctx.store.write((tx) => tx.acceptance.accept(id, args.code, ctx.clock.nowMs()));
+      printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
+    }),
+});
+
+export const agreementsCommand = defineCommand({
+  meta: { name: "agreements", description: "Manage partner agreements (product 10).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA" },
+  subCommands: { add, accept },
+});

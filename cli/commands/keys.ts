@@ -1,0 +1,52 @@
+import { defineCommand } from "citty";
+import { keyHint } from "../../src/domain/partners/seed";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import { hashApiKey } from "../../src/ids";
+import type { ApiKeyRow } from "../../src/store/partners-sql";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+
+const toKeyJson = (k: ApiKeyRow) => ({
+  id: k.id, partnerId: k.partnerId, hint: k.keyHint, createdAt: toIso(k.createdAtMs), revokedAt: k.revokedAtMs === null ? null : toIso(k.revokedAtMs),
+});
+
+const issue = defineCommand({
+  meta: { name: "issue", description: "Issue a new API key for a partner; the key is shown once.\n\nExample: kasa keys issue --partner ptn_demo" },
+  args: { partner: { type: "string", description: "partner id", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, async ({ store, clock, ids }) => {
+      const partnerId = requireArg(args.partner, "partner");
+      if (!store.q.partners.get(partnerId)) throw new CliError(`unknown partner ${partnerId}`);
+      const key = ids.apiKey();
+      const row: ApiKeyRow = { id: ids.keyId(), partnerId, keyHash: hashApiKey(key), keyHint: keyHint(key.reveal()), createdAtMs: clock.nowMs(), revokedAtMs: null };
+      await store.write((tx) => tx.apiKeys.insert(row));
+      output(args, { ...toKeyJson(row), key: key.reveal() }, () => `API key for ${partnerId} (shown once, store it now):\n${key.reveal()}\nid: ${row.id}`);
+    }),
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List API keys (hints only; keys are stored as SHA-256).\n\nExample: kasa keys list --partner ptn_demo" },
+  args: { partner: { type: "string", description: "only this partner's keys" }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const keys = store.q.apiKeys.list(args.partner ?? null).map(toKeyJson);
+      output(args, keys, () => table(keys));
+    }),
+});
+
+const revoke = defineCommand({
+  meta: { name: "revoke", description: "Revoke an API key; its next request is 401.\n\nExample: kasa keys revoke key_0123456789abcdef" },
+  args: { id: { type: "positional", description: "key id", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, async ({ store, clock }) => {
+      const key = store.q.apiKeys.get(args.id);
+      if (!key) throw new CliError(`unknown key ${args.id}`);
+      await store.write((tx) => tx.apiKeys.revoke(args.id, clock.nowMs()));
+      const after = store.q.apiKeys.get(args.id)!;
+      output(args, toKeyJson(after), () => `revoked ${args.id}`);
+    }),
+});
+
+export const keysCommand = defineCommand({
+  meta: { name: "keys", description: "Manage API keys.\n\nExample: kasa keys issue --partner ptn_demo" },
+  subCommands: { issue, list, revoke },
+});

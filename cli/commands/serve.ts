@@ -1,0 +1,48 @@
+import { defineCommand } from "citty";
+import { limitsHelpText } from "../../src/domain/rate-limits/limits-file";
+import { CliError, resolveDbPath } from "../context";
+import { runServer } from "../server";
+
+const serverArgs = {
+  db: { type: "string", description: "database file (default $KASA_DB, then ./kasa.db)", valueHint: "FILE" },
+  port: { type: "string", description: "port to listen on", default: "8080" },
+  host: { type: "string", description: "address to bind", default: "127.0.0.1" },
+  "base-url": { type: "string", description: "public base URL for handoff and link URLs (default http://HOST:PORT)" },
+  "trust-proxy": { type: "boolean", description: "take the client address from X-Forwarded-For (right-most entry)" },
+  limits: { type: "string", description: "rate budgets file (JSON of budget -> limit), or 'off' (sandbox only)", valueHint: "FILE|off" },
+} as const;
+
+function toPort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: must be 0-65535, got "${raw}"`, 2);
+  return port;
+}
+
+export const serveCommand = defineCommand({
+  meta: {
+    name: "serve",
+    description: `Run the service.\n\nExample: kasa serve --db /var/lib/kasa/kasa.db --port 8080 --base-url https://pay.example\n\nRate budgets for --limits FILE (name, default, window):\n${limitsHelpText()}`,
+  },
+  args: {
+    ...serverArgs,
+    "allow-private-webhooks": { type: "boolean", description: "allow webhook URLs on loopback/private addresses" },
+  },
+  run: ({ args }) =>
+    runServer({
+      mode: "serve", db: resolveDbPath(args.db), port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
+      trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]), limits: args.limits,
+    }),
+});
+
+export const sandboxCommand = defineCommand({
+  meta: {
+    name: "sandbox",
+    description: "Run the service with demo data, the simulated bank and a controllable clock.\n\nExample: kasa sandbox --port 8080 --db kasa-sandbox.db",
+  },
+  args: { ...serverArgs, db: { ...serverArgs.db, description: "database file", default: "kasa-sandbox.db" } },
+  run: ({ args }) =>
+    runServer({
+      mode: "sandbox", db: args.db, port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
+      trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: true, limits: args.limits,
+    }),
+});

@@ -1,0 +1,61 @@
+import { consola } from "consola";
+import { systemClock, type Clock } from "../src/clock";
+import { createIds, type Ids } from "../src/ids";
+import { sandboxClockFor } from "../src/runtime";
+import { openStore, type Store } from "../src/store/store";
+
+/** Arguments every operator command shares (product 14). */
+export const commonArgs = {
+  db: { type: "string", description: "database file (default $KASA_DB, then ./kasa.db)", valueHint: "FILE" },
+  json: { type: "boolean", description: "print machine-readable JSON" },
+} as const;
+
+/** A caller's mistake: one clear line on stderr, exit 1 (or 2 for usage errors). */
+export class CliError extends Error {
+  override name = "CliError";
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
+
+export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
+
+export type CliContext = { store: Store; clock: Clock; ids: Ids };
+
+/**
+ * Opens the server's database for one command (safe while it runs: WAL, short transactions,
+ * busy_timeout). The sandbox's clock offset is honoured so operator times match the service's.
+ */
+export async function withStore<T>(args: { db?: unknown }, fn: (ctx: CliContext) => Promise<T> | T): Promise<T> {
+  const store = await openStore(resolveDbPath(args.db));
+  try {
+    const clock = store.q.meta.get("sandbox.clock_offset_ms") === undefined ? systemClock : sandboxClockFor(store);
+    return await fn({ store, clock, ids: createIds(clock) });
+  } finally {
+    await store.close();
+  }
+}
+
+/** `--json` prints stable JSON; otherwise the human form (tables, sentences) through consola. */
+export function output(args: { json?: unknown }, data: unknown, human: () => string): void {
+  if (args.json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  else consola.log(human());
+}
+
+/** Aligned text table for human output. */
+export function table(rows: Array<Record<string, unknown>>, columns?: string[]): string {
+  if (rows.length === 0) return "(none)";
+  const cols = columns ?? Object.keys(rows[0]!);
+  const cell = (v: unknown) => (v === null || v === undefined ? "-" : String(v));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
+}
+
+export function requireArg(value: unknown, name: string): string {
+  if (typeof value !== "string" || value === "") throw new CliError(`missing --${name}`, 2);
+  return value;
+}

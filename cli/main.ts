@@ -1,0 +1,23 @@
+import { runCommand, runMain } from "citty";
+import { CliError } from "./context";
+import { root } from "./root";
+
+// The only place that calls runMain or process.exit (DESIGN.md).
+
+const rawArgs = process.argv.slice(2);
+
+/** citty's own parse/usage failures (unknown command, missing argument). */
+const isUsageError = (e: unknown): boolean => e instanceof Error && (e.name === "CLIError" || /^E_/.test(String((e as { code?: unknown }).code ?? "")));
+
+if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.includes("--version")) {
+  await runMain(root, { rawArgs });
+} else {
+  try {
+    await runCommand(root, { rawArgs });
+  } catch (error) {
+    const exitCode = error instanceof CliError ? error.exitCode : isUsageError(error) ? 2 : 1;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`kasa: ${message.split("\n")[0]!.replace(/\u001b\[[0-9;]*m/g, "")}${exitCode === 2 ? " (see kasa --help)" : ""}\n`);
+    process.exit(exitCode);
+  }
+}

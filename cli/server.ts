@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { serve } from "h3";
+import { consola } from "consola";
+import { systemClock, wallNowMs } from "../src/clock";
+import type { Config, Mode } from "../src/deps";
+import { demoSeed, DEMO_API_KEY, DEMO_WEBHOOK_SECRET } from "../src/domain/partners/demo-seed";
+import { applySeed, parseSeed } from "../src/domain/partners/seed";
+import { createRateLimiter } from "../src/domain/rate-limits/limiter";
+import { resolveLimits } from "../src/domain/rate-limits/limits-file";
+import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
+import { createIds, hashApiKey } from "../src/ids";
+import { createLog } from "../src/log";
+import { createRuntime, sandboxClockFor } from "../src/runtime";
+import { Sensitive } from "../src/sensitive";
+import { openStore } from "../src/store/store";
+import { CliError } from "./context";
+
+export type ServerOptions = {
+  mode: Mode;
+  db: string;
+  port: number;
+  host: string;
+  baseUrl?: string;
+  trustProxy: boolean;
+  allowPrivateWebhooks: boolean;
+  limits?: string;
+};
+
+/** Starts `kasa serve|sandbox` and stays up until SIGTERM/SIGINT, then stops cleanly (exit 0). */
+export async function runServer(opts: ServerOptions): Promise<void> {
+  const startedAt = wallNowMs();
+  const limits = resolveLimits(opts.limits === undefined || opts.limits === "off" ? undefined : readFileSync(opts.limits, "utf8"), {
+    off: opts.limits === "off",
+    sandbox: opts.mode === "sandbox",
+  });
+  if (!limits.ok) throw new CliError(limits.message);
+  const store = await openStore(opts.db);
+  const fresh = store.q.partners.list().length === 0;
+  const clock = opts.mode === "sandbox" ? sandboxClockFor(store) : systemClock;
+  if (opts.mode === "sandbox" && fresh) {
+    const ids = createIds(clock);
+    await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), clock.nowMs(), ids.keyId);
+  }
+  const baseUrl = (opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`).replace(/\/+$/, "");
+  const config: Config = { mode: opts.mode, baseUrl, trustProxy: opts.trustProxy, allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox" };
+  const runtime = createRuntime({ store, clock, config, log: createLog(opts.mode), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
+  await server.ready();
+  runtime.start();
+  const hasDemoKey = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))) !== undefined;
+  printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey });
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  await server.close(true);
+  await runtime.stop();
+  await store.close();
+  consola.info("kasa stopped cleanly");
+}
+
+function printBanner(b: { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean }): void {
+  const lines = [
+    `kasa ${b.mode} listening on ${b.baseUrl}  (database ${b.db}${b.fresh && b.mode === "sandbox" ? ", demo data loaded" : ""}; ready in ${b.startupMs} ms)`,
+    `Base URL:       ${b.baseUrl}`,
+  ];
+  if (b.mode === "sandbox") {
+    if (b.demoKey) lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to http://127.0.0.1:9000/hooks)`);
+    lines.push("Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)");
+    lines.push("Test cards (any future expiry, any 3-digit CVV; 3D code 123456):");
+    for (const c of TEST_CARDS) lines.push(`  ${c.pan}  ${c.outcome}`);
+    lines.push("Try:", `  curl -s ${b.baseUrl}/v1/payment-acceptance -H 'Authorization: Bearer ${DEMO_API_KEY}'`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}

@@ -1,0 +1,72 @@
+import { fail } from "../../errors";
+import type { TerminalRow } from "../../store/catalog-sql";
+import type { LinkItem } from "../../store/links-sql";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { Repos } from "../../store/repos";
+import { checkRedirectUrl } from "../checks/redirect-url";
+import { findSensitiveField, type FreeTextField } from "../checks/sensitive-data";
+import { toEffectiveInstallments } from "../installments/options";
+import type { CreateLinkInput } from "./schema";
+
+// The business rules of `POST /v1/payment-links` beyond the body's shape (interface 4.1-4.1.2,
+// 7.4 reason 4). Each throws its catalog code; service.ts calls them in the precedence order.
+
+/** interface 4.1.1, product 3: the checked URL as it will be redirected to, or null when none. */
+export function toCheckedRedirectUrl(raw: string | null | undefined, partner: PartnerRow): string | null {
+  if (raw === null || raw === undefined) return null;
+  const check = checkRedirectUrl(raw, partner.allowedRedirectHosts);
+  if (!check.ok) fail("validation_error", `redirectUrl: ${check.reason}`);
+  return check.url;
+}
+
+/**
+ * interface 4.1.2: a free-text field that is, as a whole, a card number or an IBAN is refused.
+ * The order of the fields fixes which path the message names: items in order, name before note,
+ * then payerName. `description` is not in 4.1.2's list and is not checked.
+ */
+export function assertNoSensitiveData(input: CreateLinkInput): void {
+  const fields: FreeTextField[] = [];
+  for (const [i, item] of (input.items ?? []).entries()) {
+    fields.push({ path: `items[${i}].name`, value: item.name }, { path: `items[${i}].note`, value: item.note });
+  }
+  fields.push({ path: "payerName", value: input.payerName });
+  const path = findSensitiveField(fields);
+  if (path !== null) fail("sensitive_data_not_allowed", `${path}: must not be a card number or IBAN`);
+}
+
+/** interface 4.1: the terminal must belong to the caller and be active, else 403. */
+export function usableTerminal(q: Repos, partnerId: string, terminalId: string): TerminalRow {
+  const terminal = q.catalog.terminal(terminalId);
+  if (!terminal || terminal.partnerId !== partnerId || !terminal.active) {
+    fail("terminal_not_allowed", "terminalId: must be an active terminal of this account");
+  }
+  return terminal;
+}
+
+/**
+ * interface 4.1 / 7.4 reason 4: a supplied list must be non-empty and inside the terminal's
+ * effective set (product 4: its set capped by the partner's installmentCap). The echo is sorted
+ * ascending and de-duplicated; null or absent means no restriction and stays null.
+ */
+export function toAllowedCounts(requested: readonly number[] | null | undefined, terminal: TerminalRow, partner: PartnerRow): number[] | null {
+  if (requested === null || requested === undefined) return null;
+  if (requested.length === 0) fail("installment_not_allowed", "allowedInstallmentCounts: must not be empty");
+  const effective = toEffectiveInstallments(terminal.installments, partner.installmentCap);
+  const outside = requested.find((count) => !effective.includes(count));
+  if (outside !== undefined) {
+    fail("installment_not_allowed", `allowedInstallmentCounts: ${outside} is not offered at this terminal (offered: ${effective.join(", ")})`);
+  }
+  return [...new Set(requested)].sort((a, b) => a - b);
+}
+
+/** interface 4.1.2: the item amounts sum to `amount` exactly; `note` defaults to null; order kept. */
+export function toLinkItems(items: CreateLinkInput["items"], amount: number): LinkItem[] | null {
+  if (items === null || items === undefined) return null;
+  // 50 safe integers cannot overflow a double's exact range by more than 50x; compare as BigInt
+  // anyway so a sum beyond 2^53 can never round onto `amount`.
+  const sum = items.reduce((total, item) => total + BigInt(item.amount), 0n);
+  if (sum !== BigInt(amount)) {
+    fail("payment_link_items_amount_mismatch", `items: amounts sum to ${sum}, amount is ${amount}`);
+  }
+  return items.map((item) => ({ name: item.name, note: item.note ?? null, amount: item.amount }));
+}

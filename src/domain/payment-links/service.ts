@@ -1,0 +1,181 @@
+import type { Deps } from "../../deps";
+import { fail, type ErrorCode } from "../../errors";
+import type { Ids } from "../../ids";
+import { invariant } from "../../invariant";
+import { LINK_VALIDITY_MS } from "../../limits";
+import type { LinkRow, LinkStatus } from "../../store/links-sql";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { Repos } from "../../store/repos";
+import type { Timers } from "../../timers";
+import { assertAcceptingPayments } from "../acceptance/service";
+import { enqueueWebhook } from "../webhooks/outbox";
+import { assertNoSensitiveData, toAllowedCounts, toCheckedRedirectUrl, toLinkItems, usableTerminal } from "./create-rules";
+import { expireDueLinksOf, expireLinkIfDue, isLinkDue, LINK_EXPIRY_TIMER } from "./expiry";
+import { hasMoreAfter, type LinkListQuery } from "./list-query";
+import { cancelRefusalOf, isOpenLinkStatus, LINK_TRANSITIONS, nextLinkStatus, OPEN_LINK_STATUSES } from "./machine";
+import type { CreateLinkInput } from "./schema";
+
+type UnitDeps = { ids: Ids; timers: Timers };
+
+/**
+ * interface 4.1. Check precedence, walked in this order by the API tests:
+ *   1. body shape, unknown fields, items 1-50 and their limits (400 validation_error, schema.ts)
+ *   2. redirectUrl rules of 4.1.1 (400 validation_error)
+ *   3. a whole free-text field that is a card number or IBAN (400 sensitive_data_not_allowed)
+ *   4. terminal not the caller's or inactive (403 terminal_not_allowed)
+ *   5. partner not accepting payments (403 partner_not_active)
+ *   6. allowedInstallmentCounts empty or outside the effective set (422 installment_not_allowed)
+ *   7. item amounts not summing to amount (422 payment_link_items_amount_mismatch)
+ * Every 400 comes first because it is decidable from the request and the caller's own settings
+ * alone; the terminal comes before the account state because it is part of the request, and the
+ * 422s need the terminal. Nothing is written unless every check passed.
+ */
+export async function createLink(deps: Deps, partner: PartnerRow, input: CreateLinkInput): Promise<LinkRow> {
+  const redirectUrl = toCheckedRedirectUrl(input.redirectUrl, partner);
+  assertNoSensitiveData(input);
+  return deps.store.write((tx) => {
+    const nowMs = deps.clock.nowMs();
+    const terminal = usableTerminal(tx, partner.id, input.terminalId);
+    assertAcceptingPayments(tx, partner, nowMs);
+    const allowedCounts = toAllowedCounts(input.allowedInstallmentCounts, terminal, partner);
+    const items = toLinkItems(input.items, input.amount);
+    const link: LinkRow = {
+      id: deps.ids.linkId(),
+      partnerId: partner.id,
+      token: deps.ids.linkToken(),
+      partnerReference: tx.partners.nextLinkReference(partner.id),
+      terminalId: terminal.id,
+      status: LINK_TRANSITIONS.create.to,
+      amount: input.amount,
+      shareBps: input.customerCommissionShareBps ?? 0,
+      description: input.description ?? null,
+      redirectUrl,
+      allowedCounts,
+      items,
+      payerName: input.payerName ?? null,
+      attemptSeq: 0,
+      firstOpenedAtMs: null,
+      lastOpenedAtMs: null,
+      expiresAtMs: nowMs + LINK_VALIDITY_MS,
+      createdAtMs: nowMs,
+      updatedAtMs: nowMs,
+    };
+    tx.links.insert(link);
+    // A rolled-back unit leaves a timer that finds no row and does nothing.
+    deps.timers.schedule(LINK_EXPIRY_TIMER, link.id, link.expiresAtMs);
+    return link;
+  });
+}
+
+/** interface 4.3: another partner's link is as absent as an unknown one. */
+export async function getLink(deps: Deps, partner: PartnerRow, id: string): Promise<LinkRow> {
+  const link = deps.store.q.links.getOwned(partner.id, id) ?? fail("payment_link_not_found");
+  if (!isLinkDue(link, deps.clock.nowMs())) return link;
+  return deps.store.write((tx) => expireLinkIfDue(tx, deps, mustGetLink(tx, id), deps.clock.nowMs()));
+}
+
+/** interface 4.2, product 16. */
+export async function listLinks(deps: Deps, partner: PartnerRow, query: LinkListQuery) {
+  await expireDueLinksOf(deps, partner.id);
+  const links = deps.store.q.links.list({
+    partnerId: partner.id,
+    statuses: query.statuses,
+    minAmount: query.minAmount,
+    maxAmount: query.maxAmount,
+    createdFromMs: query.createdFromMs,
+    createdToMs: query.createdToMs,
+    limit: query.size,
+    offset: query.page * query.size,
+  });
+  return { links, page: query.page, size: query.size, hasMore: hasMoreAfter(links.length, query.page, query.size) };
+}
+
+/**
+ * interface 4.4 / 3.1. A link past its expiresAt whose timer has not run yet is expired first,
+ * in the same unit (state and payment_link.expired outbox row), and then refused with 409
+ * payment_link_expired. The refusal is returned from the unit rather than thrown, since a throw
+ * would roll that expiry back. The cancel itself is a conditional update; when it loses to a
+ * concurrent change (a completing payment), the answer follows the state that won.
+ */
+export async function cancelLink(deps: Deps, partner: PartnerRow, id: string): Promise<LinkRow> {
+  const outcome = await deps.store.write((tx): { link: LinkRow } | { refused: ErrorCode } => {
+    const nowMs = deps.clock.nowMs();
+    const found = tx.links.getOwned(partner.id, id);
+    if (!found) return { refused: "payment_link_not_found" };
+    const link = expireLinkIfDue(tx, deps, found, nowMs);
+    if (nextLinkStatus(link.status, "cancel") !== null && tx.links.markCancelled(id, LINK_TRANSITIONS.cancel.from, nowMs)) {
+      return { link: mustGetLink(tx, id) };
+    }
+    const current = mustGetLink(tx, id);
+    const refused = cancelRefusalOf(current.status);
+    invariant(refused !== null, `cancel of link ${id} neither moved nor met a terminal state (${current.status})`);
+    return { refused };
+  });
+  if ("refused" in outcome) fail(outcome.refused);
+  return outcome.link;
+}
+
+/** The hosted pages' lookup by the secret part of the url (product 7); undefined when unknown. */
+export function getLinkByToken(q: Repos, token: string): LinkRow | undefined {
+  return q.links.byToken(token);
+}
+
+// Transitions driven by the hosted pages and link payments (interface 3.1, product 7). Each runs
+// inside the caller's unit of work, applies the expiry rule first, then the machine table's row,
+// and answers whether the state moved together with the row as it now stands.
+
+export type LinkMove = { moved: boolean; link: LinkRow };
+
+function mustGetLink(tx: Repos, id: string): LinkRow {
+  const link = tx.links.get(id);
+  invariant(link !== undefined, `payment link ${id} exists`);
+  return link;
+}
+
+/** product 7: the first open moves pending -> launched; every open of an open link stamps lastOpenedAt. */
+export function markOpened(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove {
+  const link = expireLinkIfDue(tx, deps, mustGetLink(tx, linkId), nowMs);
+  if (nextLinkStatus(link.status, "open") !== null) {
+    const moved = tx.links.markLaunched(linkId, LINK_TRANSITIONS.open.from, nowMs);
+    return { moved, link: mustGetLink(tx, linkId) };
+  }
+  // A terminal link is left untouched: its record no longer changes.
+  if (isOpenLinkStatus(link.status)) tx.links.touchOpened(linkId, OPEN_LINK_STATUSES, nowMs);
+  return { moved: false, link: mustGetLink(tx, linkId) };
+}
+
+type PaymentEvent = "attempt-start" | "attempt-fail" | "complete";
+
+const STORE_MOVES: Record<PaymentEvent, (tx: Repos) => (id: string, from: readonly LinkStatus[], atMs: number) => boolean> = {
+  "attempt-start": (tx) => tx.links.markInitiated,
+  "attempt-fail": (tx) => tx.links.markFailed,
+  complete: (tx) => tx.links.markCompleted,
+};
+
+function moveByPayment(tx: Repos, deps: UnitDeps, linkId: string, event: PaymentEvent, nowMs: number): LinkMove {
+  const link = expireLinkIfDue(tx, deps, mustGetLink(tx, linkId), nowMs);
+  if (nextLinkStatus(link.status, event) === null) return { moved: false, link };
+  const moved = STORE_MOVES[event](tx)(linkId, LINK_TRANSITIONS[event].from, nowMs);
+  return { moved, link: mustGetLink(tx, linkId) };
+}
+
+/** launched or failed -> initiated: an attempt enters 3D Secure; refused while initiated. */
+export const markAttemptStarted = (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove =>
+  moveByPayment(tx, deps, linkId, "attempt-start", nowMs);
+
+/** initiated -> failed: the attempt ended without a capture; the link is payable again. */
+export const markAttemptFailed = (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove =>
+  moveByPayment(tx, deps, linkId, "attempt-fail", nowMs);
+
+/**
+ * launched, initiated or failed -> completed, with `payment_link.completed` in the same unit.
+ * `moved: false` means the link was cancelled or expired first; the caller decides what
+ * happens to the captured payment.
+ */
+export function markCompleted(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove {
+  const result = moveByPayment(tx, deps, linkId, "complete", nowMs);
+  if (result.moved) {
+    enqueueWebhook(tx, deps, result.link.partnerId, { type: "payment_link.completed", paymentLinkId: linkId }, nowMs);
+  }
+  return result;
+}

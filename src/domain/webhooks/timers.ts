@@ -1,0 +1,57 @@
+/**
+ * The webhook outbox on the timer wheel (DESIGN.md request flow 6).
+ *
+ * "webhook": one timer per delivery attempt, keyed by delivery id. At start every waiting row is
+ * scheduled at its `next_attempt_at_ms`, and every row left in flight by a stopped process is
+ * resumed (product 11: deliveries survive restarts).
+ *
+ * "webhook-sweep": rows queued by ANOTHER process (the CLI's `webhooks resend` and `webhooks test`
+ * write to the same database while the server runs) have no timer in this process; every few
+ * seconds the sweep hands due pending rows to the wheel. A row the wheel already knows gets a
+ * duplicate timer, which the worker ignores.
+ */
+import type { Deps } from "../../deps";
+import { WEBHOOK_BATCH_SIZE, WEBHOOK_SWEEP_INTERVAL_MS } from "../../limits";
+import type { DeliveryTimerRow } from "../../store/webhooks-sql";
+import type { TimerModule } from "../../timer-modules";
+import { WEBHOOK_TIMER } from "./outbox";
+import { createWebhookWorker, ORPHAN_AFTER_MS } from "./worker";
+
+export const WEBHOOK_SWEEP_TIMER = "webhook-sweep";
+const SWEEP_KEY = "outbox";
+
+export const webhookTimerModule: TimerModule = {
+  kind: WEBHOOK_TIMER,
+  handler: (deps) => createWebhookWorker(deps).handle,
+  pending: (deps) => pendingDeliveries(deps),
+};
+
+export const webhookSweepModule: TimerModule = {
+  kind: WEBHOOK_SWEEP_TIMER,
+  handler: (deps) => async (_key, dueAtMs) => {
+    const nowMs = deps.clock.nowMs();
+    if (nowMs < dueAtMs) return;
+    for (const row of deps.store.q.webhooks.due(nowMs, WEBHOOK_BATCH_SIZE)) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs);
+    deps.timers.schedule(WEBHOOK_SWEEP_TIMER, SWEEP_KEY, nowMs + WEBHOOK_SWEEP_INTERVAL_MS);
+  },
+  pending: (deps) => [{ key: SWEEP_KEY, dueAtMs: deps.clock.nowMs() + WEBHOOK_SWEEP_INTERVAL_MS }],
+};
+
+/** Reads the outbox in pages of WEBHOOK_BATCH_SIZE, so the rebuild never holds one huge result. */
+function* pendingDeliveries(deps: Pick<Deps, "store">): Iterable<{ key: string; dueAtMs: number }> {
+  const q = deps.store.q.webhooks;
+  let page: DeliveryTimerRow[];
+  let after = { atMs: Number.MIN_SAFE_INTEGER, id: "" };
+  do {
+    page = q.waitingPage(after.atMs, after.id, WEBHOOK_BATCH_SIZE);
+    for (const row of page) yield { key: row.id, dueAtMs: row.atMs };
+    after = page.at(-1) ?? after;
+  } while (page.length === WEBHOOK_BATCH_SIZE);
+  let afterId = "";
+  do {
+    page = q.inFlightPage(afterId, WEBHOOK_BATCH_SIZE);
+    // Resumed once the stopped process's attempt has surely ended (see ORPHAN_AFTER_MS).
+    for (const row of page) yield { key: row.id, dueAtMs: row.atMs + ORPHAN_AFTER_MS };
+    afterId = page.at(-1)?.id ?? afterId;
+  } while (page.length === WEBHOOK_BATCH_SIZE);
+}

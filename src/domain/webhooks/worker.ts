@@ -1,0 +1,138 @@
+/**
+ * The outbox worker (interface 6.4, product 11): the handler of timer kind "webhook", keyed by
+ * delivery id. One attempt is three steps, so no transaction is ever held open across the network:
+ *
+ *   1. claim, in a unit: the row must still be pending and due; it is counted and marked in flight
+ *      (`next_attempt_at_ms` NULL);
+ *   2. send, outside any transaction, to the partner's current URL with its current secret;
+ *   3. record, in one unit: the attempt row, the row's new state, the next attempt's timer.
+ *
+ * A process that dies between 1 and 3 leaves the row in flight; the next start resumes it and the
+ * same attempt is sent again (at-least-once; receivers deduplicate by delivery id, 6.3 rule 3). A
+ * recorded success is final: only an operator's resend makes the row pending again.
+ */
+import type { Deps } from "../../deps";
+import { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from "../../limits";
+import type { DeliveryRow, DeliveryStatus } from "../../store/webhooks-sql";
+import type { TimerHandler } from "../../timers";
+import { WEBHOOK_TIMER } from "./outbox";
+import { mayAttemptAt, planAfterAttempt, type DeliveryPlan } from "./schedule";
+import { Slots } from "./slots";
+import { attemptDelivery, type AttemptResult, type TargetOptions } from "./target";
+
+export type WorkerOptions = TargetOptions & { concurrency?: number };
+
+export type WebhookWorker = {
+  handle: TimerHandler;
+  /** Attempts running now and attempts waiting for a slot (observability, tests). */
+  readonly load: { running: number; waiting: number };
+};
+
+type WorkerDeps = Pick<Deps, "store" | "clock" | "config" | "timers" | "log">;
+
+/**
+ * An in-flight row is only taken over once its claim is older than the longest a live attempt can
+ * take, so a second process opened on the same database (an operator command) cannot resend an
+ * attempt that is still running elsewhere.
+ */
+export const ORPHAN_AFTER_MS = WEBHOOK_TIMEOUT_MS;
+
+export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {}): WebhookWorker {
+  const slots = new Slots(options.concurrency ?? WEBHOOK_CONCURRENCY);
+  // Rows this process has taken and not yet recorded; a duplicate timer for one of them is a no-op.
+  const mine = new Set<string>();
+
+  const isDue = (row: DeliveryRow, nowMs: number): boolean =>
+    row.status === "pending" &&
+    !mine.has(row.id) &&
+    (row.nextAttemptAtMs === null ? nowMs >= row.updatedAtMs + ORPHAN_AFTER_MS : nowMs >= row.nextAttemptAtMs);
+
+  async function attemptOnce(id: string): Promise<void> {
+    // Re-read after waiting for a slot: the row is the truth, the timer only a hint.
+    const startedAtMs = deps.clock.nowMs();
+    const row = deps.store.q.webhooks.get(id);
+    if (!row || row.status !== "pending") return;
+    if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
+      const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
+      if (dropped) deps.log.info("webhook dropped", { deliveryId: id, reason: "24 h window passed before the attempt" });
+      return;
+    }
+    const resumed = row.nextAttemptAtMs === null;
+    const claimed = await deps.store.write((tx) =>
+      resumed
+        ? tx.webhooks.claimOrphan(id, row.updatedAtMs, startedAtMs)
+        : tx.webhooks.claim(id, row.nextAttemptAtMs as number, startedAtMs),
+    );
+    if (!claimed) return;
+    const attempt = resumed ? row.attempts : row.attempts + 1;
+    const firstAttemptAtMs = row.firstAttemptAtMs ?? startedAtMs;
+    const partner = deps.store.q.partners.get(row.partnerId);
+    const result = await attemptDelivery(row, partner, deps.config, options);
+    await record(row, { attempt, firstAttemptAtMs, startedAtMs }, result);
+  }
+
+  async function record(
+    row: DeliveryRow,
+    at: { attempt: number; firstAttemptAtMs: number; startedAtMs: number },
+    result: AttemptResult,
+  ): Promise<void> {
+    const finishedAtMs = deps.clock.nowMs();
+    const plan = planAfterAttempt({
+      outcome: result.outcome,
+      attempt: at.attempt,
+      failedAtMs: finishedAtMs,
+      firstAttemptAtMs: at.firstAttemptAtMs,
+    });
+    const settled = settledStatus(plan);
+    const n = await deps.store.write((tx) => {
+      const number = tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
+      if (plan.state !== "pending") tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
+      else if (tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
+        deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
+      }
+      return number;
+    });
+    deps.log.info("webhook attempt", {
+      deliveryId: row.id,
+      partnerId: row.partnerId,
+      n,
+      outcome: result.outcome,
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      status: settled ?? "pending",
+    });
+  }
+
+  const handle: TimerHandler = async (id, dueAtMs) => {
+    const nowMs = deps.clock.nowMs();
+    // Never a millisecond early; a stale or duplicate timer finds the row not due and does nothing.
+    if (nowMs < dueAtMs) return;
+    const row = deps.store.q.webhooks.get(id);
+    if (!row || !isDue(row, nowMs)) return;
+    // Taken synchronously, before the first await, so a duplicate timer in the same batch sees it.
+    mine.add(id);
+    try {
+      await slots.run(() => attemptOnce(id));
+    } finally {
+      mine.delete(id);
+    }
+  };
+
+  return {
+    handle,
+    get load() {
+      return { running: slots.running, waiting: slots.waiting };
+    },
+  };
+}
+
+/**
+ * The stored end state of a plan: a receiver's final word (or a target that can never work) is
+ * "failed"; running out of attempts or of the 24 h window is "dropped" (interface 6.4).
+ */
+function settledStatus(plan: DeliveryPlan): Exclude<DeliveryStatus, "pending"> | null {
+  if (plan.state === "pending") return null;
+  if (plan.state === "delivered") return "delivered";
+  return plan.reason === "exhausted" ? "dropped" : "failed";
+}

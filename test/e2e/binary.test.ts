@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/store";
+
+const BINARY = "dist/kasa";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+describe("issue 2 end to end: the compiled binary", () => {
+  it("kasa sandbox prints its key, answers the acceptance endpoint and stops cleanly on SIGTERM", async () => {
+    const port = await freePort();
+    const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
+    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    child.stderr.on("data", (d) => (out += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (!/API key:\s+(\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const key = /API key:\s+(\S+)/.exec(out)?.[1];
+    expect(key, out).toBeDefined();
+    expect(out).toContain(`http://127.0.0.1:${port}`);
+    expect(out).toContain("Webhook secret:");
+    expect(out).toContain("4000001100000009");
+
+    const res = await fetch(`http://127.0.0.1:${port}/v1/payment-acceptance`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ acceptingPayments: true, partnerStatus: "active", holds: [], agreements: null });
+    expect((await fetch(`http://127.0.0.1:${port}/v1/payment-acceptance`)).status).toBe(401);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const store = await openStore(db);
+    expect(store.db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(store.q.partners.get("ptn_demo")?.name).toBe("Demo Shop");
+    await store.close();
+  });
+
+  it("kasa version and a usage error", async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const c = spawn(BINARY, args);
+        let out = "";
+        let err = "";
+        c.stdout.on("data", (d) => (out += String(d)));
+        c.stderr.on("data", (d) => (err += String(d)));
+        c.on("exit", (code) => resolve({ code, out, err }));
+      });
+    const v = await run(["version", "--json"]);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.out)).toMatchObject({ version: expect.any(String), schemaVersion: 1 });
+    const bad = await run(["frobnicate"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split("\n")).toHaveLength(1);
+  });
+});

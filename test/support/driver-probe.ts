@@ -1,0 +1,37 @@
+import { applySeed, parseSeed } from "../../src/domain/partners/seed";
+import { openStore } from "../../src/store/store";
+import { TEST_SEED } from "./fixtures";
+
+/**
+ * One fixed scenario through the store; the same JSON must come out of both drivers
+ * (issue 2). Run in-process, or as `bun test/support/driver-probe.ts bun` from a Node test.
+ */
+export async function probeDriver(driver: "bun" | "node") {
+  const store = await openStore(":memory:", driver);
+  let n = 0;
+  await applySeed(store, parseSeed(TEST_SEED), 1_763_000_000_000, () => `key_${++n}`);
+  await Promise.all([
+    store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
+    store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
+    store.write((tx) => tx.acceptance.setHold({ partnerId: "ptn_other", reason: "admin_hold", sinceMs: 5 })),
+  ]);
+  const schema = store.db
+    .prepare("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    .all();
+  const result = {
+    schema,
+    userVersion: store.db.prepare("PRAGMA user_version").get(),
+    partners: store.q.partners.list(),
+    terminals: store.q.catalog.terminals(null),
+    bins: ["40000011", "40000055", "99999999"].map((b) => store.q.catalog.bin(b) ?? null),
+    keys: store.q.apiKeys.list(null),
+    holds: store.q.acceptance.holds("ptn_other"),
+    nextRef: await store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
+  };
+  await store.close();
+  return result;
+}
+
+if (process.argv[1]?.endsWith("driver-probe.ts") && process.argv[2]) {
+  process.stdout.write(JSON.stringify(await probeDriver(process.argv[2] as "bun" | "node")));
+}
