@@ -1,11 +1,13 @@
 import type { H3 } from "h3";
 import { createApp } from "./app";
+import { createSimBank } from "./bank/sim/sim-bank";
 import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import { pageRoutes } from "./http/page-routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
+import { Sensitive } from "./sensitive";
 import type { Store } from "./store/store";
 import { TIMER_MODULES } from "./timer-modules";
 import { Timers } from "./timers";
@@ -27,6 +29,7 @@ export type RuntimeOptions = {
 };
 
 const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
+const SIM_SECRET_KEY = "sim.secret";
 
 /** Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16). */
 export function sandboxClockFor(store: Store, base?: Clock): SandboxClock {
@@ -36,14 +39,19 @@ export function sandboxClockFor(store: Store, base?: Clock): SandboxClock {
 /** The composition root: every module's routes, pages and timers, wired to one Deps. */
 export function createRuntime(opts: RuntimeOptions): Runtime {
   const timers = new Timers(opts.clock, (kind, key, error) => opts.log.error("timer failed", { kind, key, error }));
+  const ids = createIds(opts.clock);
+  // One secret per database, made on first start, so ACS tokens and bank references survive restarts.
+  // Written before any request runs, hence outside the write queue.
+  const simSecret = opts.store.q.meta.setOnce(SIM_SECRET_KEY, ids.secret("sim_").reveal());
   const deps: Deps = {
     store: opts.store,
     clock: opts.clock,
-    ids: createIds(opts.clock),
+    ids,
     log: opts.log,
     config: opts.config,
     timers,
     rateLimiter: opts.rateLimiter,
+    bank: createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }),
   };
   const api = apiRoutes(deps);
   if (opts.config.mode === "sandbox" && opts.clock instanceof SandboxClock) {

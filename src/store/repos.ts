@@ -1,9 +1,11 @@
 import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
+import { attemptsSql } from "./attempts-sql";
 import { catalogSql } from "./catalog-sql";
 import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
+import { paymentsSql } from "./payments-sql";
 import { webhooksSql } from "./webhooks-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
@@ -16,6 +18,8 @@ export function createRepos(db: Db) {
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
     links: linksSql(db),
+    payments: paymentsSql(db),
+    attempts: attemptsSql(db),
   };
 }
 

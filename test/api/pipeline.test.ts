@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
-import { TEST_KEY } from "../support/fixtures";
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const auth = { authorization: `Bearer ${TEST_KEY}` };
 
 describe("product 3: request pipeline, envelope and status rules", () => {
   it("every response carries X-Trace-Id, and errors the envelope with the same traceId", async () => {
@@ -93,7 +90,6 @@ describe("issue 2: bad input never produces a 500 (POST /sandbox/clock as the bo
     h = await harness({ config: { mode: "sandbox" } });
     const r = await h.request("POST", "/sandbox/clock", { key: null, body: "{" });
     expect(r.status).toBe(401);
-    void auth;
   });
 });
 

@@ -35,6 +35,8 @@ export interface Receiver {
   deliveries: ReceivedDelivery[];
   /** Queue answers for the next requests, in order; afterwards 200 (or 400 on a bad signature). */
   script(...replies: ScriptedReply[]): void;
+  /** Forgets what was received and what was scripted (between tests sharing one receiver). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,10 @@ export async function startReceiver(options: { secret: string }): Promise<Receiv
     port,
     deliveries,
     script: (...replies) => void queue.push(...replies),
+    reset: () => {
+      deliveries.length = 0;
+      queue.length = 0;
+    },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       // Keep-alive sockets from the client would otherwise hold close() open.

@@ -1,0 +1,58 @@
+import type { AttemptStatus } from "../../store/attempts-sql";
+import type { PaymentStatus } from "../../store/payments-sql";
+
+// Interface 3.2 and product 5 as data. Every status change of a payment or a card attempt goes
+// through these tables: the store's conditional updates take their `from` lists from here.
+
+export type { AttemptStatus, PaymentStatus };
+
+export const PAYMENT_STATUSES = [
+  "initiated",
+  "captured",
+  "failed",
+  "expired",
+  "voided",
+  "refunded",
+] as const satisfies readonly PaymentStatus[];
+
+/**
+ * Product 5: the states that hold a `partnerTxCode`, which are also the "active" payments that
+ * `GET /v1/payments?partnerTxCode=` resolves (interface 4.6). `failed` and `expired` free the code.
+ */
+export const HOLDING_STATUSES = ["initiated", "captured", "voided", "refunded"] as const satisfies readonly PaymentStatus[];
+
+export const isHoldingStatus = (status: PaymentStatus): boolean => (HOLDING_STATUSES as readonly PaymentStatus[]).includes(status);
+
+type PaymentTransition = { from: readonly PaymentStatus[]; to: PaymentStatus };
+
+/** Interface 3.2, row by row (the rows that keep the payment `initiated` change no status). */
+export const PAYMENT_TRANSITIONS = {
+  /** (none) -> initiated: `POST /v1/payments`, valid, new partnerTxCode. */
+  create: { from: [], to: "initiated" },
+  /** initiated -> captured: capture approved (webhook payment.captured). */
+  capture: { from: ["initiated"], to: "captured" },
+  /** initiated -> failed: 3D or capture rejected (webhook payment.failed). */
+  fail: { from: ["initiated"], to: "failed" },
+  /** initiated -> failed: card attempt allowance exhausted (card_attempt_limit_exceeded). */
+  exhaust: { from: ["initiated"], to: "failed" },
+  /** initiated -> expired: 3D window elapsed or 3D abandoned (webhook payment.expired). */
+  expire: { from: ["initiated"], to: "expired" },
+} as const satisfies Record<string, PaymentTransition>;
+
+type AttemptTransition = { from: readonly AttemptStatus[]; to: AttemptStatus };
+
+/**
+ * One card attempt, recorded before the bank is called (crash safety, DESIGN request flow 3):
+ * starting -> acs (the bank's form went out) or declined (payment_declined at 3D start);
+ * acs -> capturing (genuine, authenticated callback; closes the attempt to replays) or failed;
+ * capturing -> captured or failed. Window expiry abandons whatever is still open.
+ */
+export const ATTEMPT_TRANSITIONS = {
+  toAcs: { from: ["starting"], to: "acs" },
+  decline: { from: ["starting"], to: "declined" },
+  authenticate: { from: ["acs"], to: "capturing" },
+  rejectAuthentication: { from: ["acs"], to: "failed" },
+  capture: { from: ["capturing"], to: "captured" },
+  rejectCapture: { from: ["capturing"], to: "failed" },
+  abandon: { from: ["starting", "acs", "capturing"], to: "failed" },
+} as const satisfies Record<string, AttemptTransition>;

@@ -1,0 +1,55 @@
+import type { Db } from "./db";
+
+// Card attempts of a payment (product 6). An attempt is recorded before the bank is called and
+// closed by conditional updates, so a callback or capture can act on it at most once.
+
+export type AttemptStatus = "starting" | "declined" | "acs" | "capturing" | "captured" | "failed";
+
+export type AttemptRow = {
+  id: string;
+  paymentCode: string;
+  status: AttemptStatus;
+  /** Whether it used up one of the payment's card attempts (interface 3.2). */
+  counted: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+const COLUMNS = `id, payment_code AS paymentCode, status, counted, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+
+type Raw = Omit<AttemptRow, "counted"> & { counted: number };
+
+const toRow = (r: Raw | undefined): AttemptRow | undefined => r && { ...r, counted: r.counted === 1 };
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
+
+export function attemptsSql(db: Db) {
+  return {
+    get: (id: string) => toRow(db.prepare(`SELECT ${COLUMNS} FROM payment_attempts WHERE id = ?`).get<Raw>(id)),
+    byPayment: (paymentCode: string) =>
+      db
+        .prepare(`SELECT ${COLUMNS} FROM payment_attempts WHERE payment_code = ? ORDER BY created_at_ms, id`)
+        .all<Raw>(paymentCode)
+        .map((r) => toRow(r) as AttemptRow),
+    insert(a: Pick<AttemptRow, "id" | "paymentCode" | "status" | "counted" | "createdAtMs">): void {
+      db.prepare(
+        `INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(a.id, a.paymentCode, a.status, a.counted ? 1 : 0, a.createdAtMs, a.createdAtMs);
+    },
+    /** One conditional move; `counted` true also marks the attempt as counted. */
+    move: (id: string, from: readonly AttemptStatus[], to: AttemptStatus, atMs: number, counted = false): boolean =>
+      db
+        .prepare(
+          `UPDATE payment_attempts SET status = ?, counted = MAX(counted, ?), updated_at_ms = ?
+           WHERE id = ? AND status IN (${placeholders(from.length)})`,
+        )
+        .run(to, counted ? 1 : 0, atMs, id, ...from).changes === 1,
+    /** Closes every attempt of the payment still in `from` (window expiry); answers how many. */
+    closeOpen: (paymentCode: string, from: readonly AttemptStatus[], to: AttemptStatus, atMs: number): number =>
+      db
+        .prepare(
+          `UPDATE payment_attempts SET status = ?, updated_at_ms = ? WHERE payment_code = ? AND status IN (${placeholders(from.length)})`,
+        )
+        .run(to, atMs, paymentCode, ...from).changes,
+  };
+}

@@ -1,0 +1,184 @@
+import type { Db } from "./db";
+
+// Payments (interface 2.3, 3.2; product 5). Status changes are conditional updates: each names
+// the states it may leave (the machine table's `from`, passed in by the domain) and reports
+// whether it moved, so two units racing for one payment can never both win. No column holds
+// card data: the PAN, expiry and CVV never reach this file.
+
+export type PaymentStatus = "initiated" | "captured" | "failed" | "expired" | "voided" | "refunded";
+export type PaymentChannel = "api" | "panel" | "link";
+
+export type PaymentRow = {
+  code: string;
+  partnerId: string;
+  terminalId: string;
+  connectionId: string;
+  partnerTxCode: string;
+  channel: PaymentChannel;
+  linkId: string | null;
+  status: PaymentStatus;
+  amount: number;
+  /** Commission base on net terminals: the link's base amount, or the amount (product 5). */
+  principal: number;
+  currency: string;
+  installment: number;
+  description: string | null;
+  returnUrl: string | null;
+  paymentRef: string;
+  /** Set once a 3D step began on the ref; cleared only by a decline at 3D start. */
+  threeDStarted: boolean;
+  attemptsCounted: number;
+  maskedPan: string | null;
+  cardBrand: string | null;
+  cardFamily: string | null;
+  cardBank: string | null;
+  appliedRateBps: number | null;
+  appliedFixedFee: number | null;
+  commissionAmount: number | null;
+  netToPartner: number | null;
+  expectedValueDate: string | null;
+  bankReference: string | null;
+  authCode: string | null;
+  refundedAmount: number;
+  settledDay: string | null;
+  payoutBatchId: string | null;
+  capturedAtMs: number | null;
+  expiresAtMs: number;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+export type NewPayment = Pick<
+  PaymentRow,
+  | "code" | "partnerId" | "terminalId" | "connectionId" | "partnerTxCode" | "channel" | "linkId" | "amount"
+  | "principal" | "currency" | "installment" | "description" | "returnUrl" | "paymentRef" | "expiresAtMs" | "createdAtMs"
+>;
+
+/** What 3D start fixes on the payment (product 5): card facts from the BIN, and the rate. */
+export type CardFacts = {
+  maskedPan: string;
+  cardBrand: string | null;
+  cardFamily: string | null;
+  cardBank: string | null;
+  appliedRateBps: number;
+  appliedFixedFee: number | null;
+};
+
+/** What capture records (product 5). */
+export type CaptureFacts = {
+  commissionAmount: number;
+  netToPartner: number;
+  expectedValueDate: string;
+  bankReference: string;
+  authCode: string;
+};
+
+/** Instants bounding each limit window of product 4; the rolling window starts after `windowAfterMs`. */
+export type UsageWindows = { dayFromMs: number; weekFromMs: number; monthFromMs: number; windowAfterMs: number };
+export type ConnectionUsage = { day: number; week: number; month: number; window: number };
+
+const COLUMNS = `code, partner_id AS partnerId, terminal_id AS terminalId, connection_id AS connectionId,
+  partner_tx_code AS partnerTxCode, channel, link_id AS linkId, status, amount, principal, currency, installment,
+  description, return_url AS returnUrl, payment_ref AS paymentRef, three_d_started AS threeDStarted,
+  attempts_counted AS attemptsCounted, masked_pan AS maskedPan, card_brand AS cardBrand, card_family AS cardFamily,
+  card_bank AS cardBank, applied_rate_bps AS appliedRateBps, applied_fixed_fee AS appliedFixedFee,
+  commission_amount AS commissionAmount, net_to_partner AS netToPartner, expected_value_date AS expectedValueDate,
+  bank_reference AS bankReference, auth_code AS authCode, refunded_amount AS refundedAmount, settled_day AS settledDay,
+  payout_batch_id AS payoutBatchId, captured_at_ms AS capturedAtMs, expires_at_ms AS expiresAtMs,
+  created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+
+/** Must repeat the partial index `payments_active_tx_code` so SQLite uses it. */
+const HOLDING = "status NOT IN ('failed', 'expired')";
+/** Product 4: limit usage counts these two states only. */
+const USING_LIMITS = "status IN ('initiated', 'captured')";
+
+type Raw = Omit<PaymentRow, "threeDStarted"> & { threeDStarted: number };
+
+const toRow = (r: Raw | undefined): PaymentRow | undefined => r && { ...r, threeDStarted: r.threeDStarted === 1 };
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
+
+export function paymentsSql(db: Db) {
+  const one = (where: string, ...params: (string | number)[]) =>
+    toRow(db.prepare(`SELECT ${COLUMNS} FROM payments WHERE ${where}`).get<Raw>(...params));
+  /** `SET …` on one payment if it is in `from`; `true` when it moved. */
+  const update = (
+    code: string,
+    from: readonly PaymentStatus[],
+    set: string,
+    params: (string | number | null)[],
+    extra = "",
+    extraParams: number[] = [],
+  ): boolean =>
+    db.prepare(`UPDATE payments SET ${set} WHERE code = ? AND status IN (${placeholders(from.length)})${extra}`).run(
+      ...params, code, ...from, ...extraParams,
+    ).changes === 1;
+
+  return {
+    get: (code: string) => one("code = ?", code),
+    /** The caller's payment only; another partner's code reads as absent (interface 4.13). */
+    getOwned(partnerId: string, code: string): PaymentRow | undefined {
+      const row = one("code = ?", code);
+      return row?.partnerId === partnerId ? row : undefined;
+    },
+    byRef: (paymentRef: string) => one("payment_ref = ?", paymentRef),
+    /** The one payment holding the code (interface 4.5, 4.6); the partial unique index makes it one. */
+    holdingTxCode: (partnerId: string, partnerTxCode: string) =>
+      one(`partner_id = ? AND partner_tx_code = ? AND ${HOLDING}`, partnerId, partnerTxCode),
+    insert(p: NewPayment): void {
+      db.prepare(
+        `INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, link_id, status,
+           amount, principal, currency, installment, description, return_url, payment_ref, expires_at_ms,
+           created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'initiated', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(p.code, p.partnerId, p.terminalId, p.connectionId, p.partnerTxCode, p.channel, p.linkId, p.amount,
+        p.principal, p.currency, p.installment, p.description, p.returnUrl, p.paymentRef, p.expiresAtMs,
+        p.createdAtMs, p.createdAtMs);
+    },
+    /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
+    connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): ConnectionUsage {
+      const from = Math.min(w.dayFromMs, w.weekFromMs, w.monthFromMs, w.windowAfterMs + 1);
+      const r = db
+        .prepare(
+          `SELECT COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS day,
+             COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS week,
+             COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS month,
+             COALESCE(SUM(CASE WHEN created_at_ms > ? THEN amount END), 0) AS window
+           FROM payments WHERE connection_id = ? AND created_at_ms >= ? AND ${USING_LIMITS} AND code <> ?`,
+        )
+        .get<ConnectionUsage>(w.dayFromMs, w.weekFromMs, w.monthFromMs, w.windowAfterMs, connectionId, from, exceptCode ?? "");
+      return r ?? { day: 0, week: 0, month: 0, window: 0 };
+    },
+    /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */
+    markThreeDStarted: (code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number) =>
+      update(
+        code, from,
+        `three_d_started = 1, masked_pan = ?, card_brand = ?, card_family = ?, card_bank = ?, applied_rate_bps = ?,
+         applied_fixed_fee = ?, updated_at_ms = ?`,
+        [c.maskedPan, c.cardBrand, c.cardFamily, c.cardBank, c.appliedRateBps, c.appliedFixedFee, atMs],
+        " AND three_d_started = 0",
+      ),
+    /** A decline at 3D start: the ref is usable again and the attempt counts (interface 3.2). */
+    releaseThreeD: (code: string, from: readonly PaymentStatus[], atMs: number) =>
+      update(code, from, "three_d_started = 0, attempts_counted = attempts_counted + 1, updated_at_ms = ?", [atMs], " AND three_d_started = 1"),
+    /** A counted refusal before the bank was asked (card type, installment eligibility). */
+    countAttempt: (code: string, from: readonly PaymentStatus[], atMs: number) =>
+      update(code, from, "attempts_counted = attempts_counted + 1, updated_at_ms = ?", [atMs], " AND three_d_started = 0"),
+    markCaptured: (code: string, from: readonly PaymentStatus[], c: CaptureFacts, atMs: number) =>
+      update(
+        code, from,
+        `status = 'captured', commission_amount = ?, net_to_partner = ?, expected_value_date = ?, bank_reference = ?,
+         auth_code = ?, captured_at_ms = ?, updated_at_ms = ?`,
+        [c.commissionAmount, c.netToPartner, c.expectedValueDate, c.bankReference, c.authCode, atMs, atMs],
+      ),
+    markFailed: (code: string, from: readonly PaymentStatus[], atMs: number) =>
+      update(code, from, "status = 'failed', updated_at_ms = ?", [atMs]),
+    /** Only once the window has passed (product 16: now >= expiresAt). */
+    markExpired: (code: string, from: readonly PaymentStatus[], atMs: number) =>
+      update(code, from, "status = 'expired', updated_at_ms = ?", [atMs], " AND expires_at_ms <= ?", [atMs]),
+    /** Every initiated payment and its window end: the timer wheel's source at start. */
+    initiatedExpiries: () =>
+      db
+        .prepare("SELECT code, expires_at_ms AS expiresAtMs FROM payments WHERE status = 'initiated' ORDER BY expires_at_ms")
+        .all<{ code: string; expiresAtMs: number }>(),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Harness } from "../../support/harness";
+import type { LinkRow, LinkStatus } from "../../../src/store/links-sql";
+import { LINK_VALIDITY_MS } from "../../../src/limits";
+
+/** The smallest valid create body (interface 4.1). */
+export const MINIMAL_LINK = { amount: 15_000, terminalId: "T-1" } as const;
+
+export async function createLink(h: Harness, body: Record<string, unknown> = {}, init?: { key?: string; ip?: string }) {
+  return h.post("/v1/payment-links", { ...MINIMAL_LINK, ...body }, init);
+}
+
+/** Creates a link through the API and answers its wire object (fails the test unless 201). */
+export async function newLink(h: Harness, body: Record<string, unknown> = {}, init?: { key?: string }) {
+  const r = await createLink(h, body, init);
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
+  return r.json as { id: string; token: string; status: string; expiresAt: string; [k: string]: unknown };
+}
+
+// Test-side reads of other modules' tables; the app's own SQL stays in src/store.
+
+export const linkCount = (h: Harness): number =>
+  h.store.db.prepare("SELECT count(*) AS n FROM payment_links").get<{ n: number }>()!.n;
+
+export const outbox = (h: Harness, type?: string) =>
+  h.store.db
+    .prepare("SELECT type, body, occurred_at_ms AS occurredAtMs FROM webhook_deliveries ORDER BY created_at_ms, id")
+    .all<{ type: string; body: string; occurredAtMs: number }>()
+    .filter((r) => type === undefined || r.type === type)
+    .map((r) => ({ ...r, json: JSON.parse(r.body) as Record<string, unknown> }));
+
+/** A link row in any state, written straight through the store (to reach states the API cannot). */
+export function linkRow(over: Partial<LinkRow> & { id: string; createdAtMs: number }): LinkRow {
+  return {
+    partnerId: "ptn_test",
+    token: `tok_${over.id}`,
+    partnerReference: 1,
+    terminalId: "T-1",
+    status: "pending" as LinkStatus,
+    amount: 1000,
+    shareBps: 0,
+    description: null,
+    redirectUrl: null,
+    allowedCounts: null,
+    items: null,
+    payerName: null,
+    attemptSeq: 0,
+    firstOpenedAtMs: null,
+    lastOpenedAtMs: null,
+    expiresAtMs: over.createdAtMs + LINK_VALIDITY_MS,
+    updatedAtMs: over.createdAtMs,
+    ...over,
+  };
+}

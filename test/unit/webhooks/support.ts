@@ -1,0 +1,76 @@
+/**
+ * Helpers shared by the webhook tests: point a partner at a receiver, queue events the way the
+ * domain does (enqueueWebhook inside a unit), read the outbox, and open a runtime on a file
+ * database so a test can stop and start "the server" (restart tests).
+ */
+import { ManualClock, type Clock } from "../../../src/clock";
+import type { Config } from "../../../src/deps";
+import { applySeed, parseSeed } from "../../../src/domain/partners/seed";
+import { createRateLimiter } from "../../../src/domain/rate-limits/limiter";
+import { enqueueWebhook, WEBHOOK_TIMER, type OutboxEvent } from "../../../src/domain/webhooks/outbox";
+import { createWebhookWorker, type WorkerOptions } from "../../../src/domain/webhooks/worker";
+import { memoryLog } from "../../../src/log";
+import { createRuntime, type Runtime } from "../../../src/runtime";
+import { openStore, type Store } from "../../../src/store/store";
+import { TEST_SEED } from "../../support/fixtures";
+import { T0 } from "../../support/harness";
+
+export const SECRET = "whsec_test_secret";
+
+type Parts = { store: Store; clock: Clock; deps: Runtime["deps"] };
+
+/** The partner's current webhook settings (product 11: read at send time). */
+export async function setWebhook(h: Parts, partnerId: string, url: string | null, secret: string | null = SECRET): Promise<void> {
+  await h.store.write((tx) => {
+    const partner = tx.partners.get(partnerId);
+    if (!partner) throw new Error(`no partner ${partnerId}`);
+    tx.partners.upsert({ ...partner, webhookUrl: url, webhookSecret: secret });
+  });
+}
+
+/** Queues one event as a domain function would, in its own unit; returns the delivery id (or null). */
+export async function enqueue(h: Parts, event: OutboxEvent, partnerId = "ptn_test"): Promise<string | null> {
+  return h.store.write((tx) => enqueueWebhook(tx, h.deps, partnerId, event, h.clock.nowMs()));
+}
+
+export async function enqueueOk(h: Parts, event: OutboxEvent = { type: "payment.captured", paymentCode: "pay_1" }, partnerId = "ptn_test"): Promise<string> {
+  const id = await enqueue(h, event, partnerId);
+  if (id === null) throw new Error("nothing was queued");
+  return id;
+}
+
+export const delivery = (h: Parts, id: string) => h.store.q.webhooks.get(id);
+export const attempts = (h: Parts, id: string) => h.store.q.webhooks.attempts(id);
+
+/** Replaces the runtime's worker with one using test options (a short timeout, a fake resolver). */
+export function useWorker(h: Parts, options: WorkerOptions) {
+  const worker = createWebhookWorker(h.deps, options);
+  h.deps.timers.on(WEBHOOK_TIMER, worker.handle);
+  return worker;
+}
+
+export type Server = Parts & { runtime: Runtime; close(): Promise<void>; runDue(): Promise<void>; advance(ms: number): Promise<void> };
+
+/** "Starts the server" on a database file: what `kasa serve` does, minus HTTP and the real clock. */
+export async function startServer(path: string, opts: { clock?: ManualClock; config?: Partial<Config>; seed?: boolean } = {}): Promise<Server> {
+  const store = await openStore(path);
+  const clock = opts.clock ?? new ManualClock(T0);
+  if (opts.seed) await applySeed(store, parseSeed(TEST_SEED), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
+  const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
+  const runtime = createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
+  return {
+    store,
+    clock,
+    deps: runtime.deps,
+    runtime,
+    runDue: () => runtime.deps.timers.runDue(),
+    async advance(ms: number) {
+      clock.advance(ms);
+      await runtime.deps.timers.runDue();
+    },
+    async close() {
+      await runtime.stop();
+      await store.close();
+    },
+  };
+}
