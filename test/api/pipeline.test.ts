@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
+import { TEST_KEY } from "../support/fixtures";
 
 let h: Harness;
 afterEach(async () => h?.close());
