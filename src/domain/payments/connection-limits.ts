@@ -1,0 +1,57 @@
+import type { ErrorCode } from "../../errors";
+import { MINUTE_MS } from "../../limits";
+import type { ConnectionRow } from "../../store/catalog-sql";
+import type { Repos } from "../../store/repos";
+import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../checks/istanbul-time";
+
+export type ConnectionLimitCode = Extract<
+  ErrorCode,
+  | "pos_per_tx_limit_exceeded"
+  | "pos_daily_limit_exceeded"
+  | "pos_weekly_limit_exceeded"
+  | "pos_monthly_limit_exceeded"
+  | "pos_time_window_limit_exceeded"
+>;
+
+/**
+ * Product 4 bank-connection limits for a charge of `amount` on `connection` at `nowMs`.
+ * Usage = amounts of the connection's `initiated` and `captured` payments created in the Istanbul
+ * day, the ISO week (Monday 00:00 Istanbul), the Istanbul month, and the rolling window of the
+ * last `windowMinutes` (created strictly after now − window). A payment counts in the window of
+ * its creation instant, whether or not it was captured later. A limit is exceeded when usage plus
+ * `amount` would pass it; reaching it exactly is allowed. `exceptCode` leaves out the payment
+ * being checked, which at 3D start already counts as `initiated`.
+ *
+ * Checked in this fixed order, the first exceeded one answers: per transaction, daily, weekly,
+ * monthly, time window (the order of interface 7.2).
+ */
+export function exceededConnectionLimit(
+  q: Repos,
+  connection: ConnectionRow,
+  amount: number,
+  nowMs: number,
+  exceptCode: string | null,
+): ConnectionLimitCode | null {
+  if (connection.perTxMax !== null && amount > connection.perTxMax) return "pos_per_tx_limit_exceeded";
+  const hasWindow = connection.windowMinutes !== null && connection.windowMax !== null;
+  if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
+    return null;
+  }
+  const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
+  const usage = q.payments.connectionUsage(
+    connection.id,
+    {
+      dayFromMs: startOfIstanbulDayMs(nowMs),
+      weekFromMs: startOfIstanbulWeekMs(nowMs),
+      monthFromMs: startOfIstanbulMonthMs(nowMs),
+      windowAfterMs,
+    },
+    exceptCode,
+  );
+  const over = (used: number, max: number | null): boolean => max !== null && used + amount > max;
+  if (over(usage.day, connection.dailyMax)) return "pos_daily_limit_exceeded";
+  if (over(usage.week, connection.weeklyMax)) return "pos_weekly_limit_exceeded";
+  if (over(usage.month, connection.monthlyMax)) return "pos_monthly_limit_exceeded";
+  if (hasWindow && over(usage.window, connection.windowMax)) return "pos_time_window_limit_exceeded";
+  return null;
+}

@@ -1,0 +1,85 @@
+import type { Deps } from "../../deps";
+import { invariant } from "../../invariant";
+import type { TerminalRow } from "../../store/catalog-sql";
+import type { CaptureFacts, PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { addDays, istanbulDate } from "../checks/istanbul-time";
+import { commissionOn } from "../installments/math";
+import { enqueueWebhook } from "../webhooks/outbox";
+import { onLinkPayment } from "./link-hooks";
+import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
+
+// The payment's own status moves (interface 3.2), each with its outbox row and its link's move in
+// the SAME unit of work (product 11). Each answers whether it moved: the conditional update is
+// what makes a second capture, a late expiry or a replayed callback change nothing.
+
+/** initiated -> failed: 3D or capture rejected, or the allowance exhausted (webhook payment.failed). */
+export function failPayment(
+  tx: Repos,
+  deps: Deps,
+  payment: PaymentRow,
+  nowMs: number,
+  transition: { from: readonly PaymentRow["status"][] } = PAYMENT_TRANSITIONS.fail,
+): boolean {
+  if (!tx.payments.markFailed(payment.code, transition.from, nowMs)) return false;
+  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.failed", paymentCode: payment.code }, nowMs);
+  onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+  return true;
+}
+
+/**
+ * initiated -> expired once the window has passed (product 16: now >= expiresAt). Whatever attempt
+ * is still open (a crash mid-way, an abandoned ACS page) is closed with it, so a late callback
+ * finds nothing to capture.
+ */
+export function expirePayment(tx: Repos, deps: Deps, code: string, nowMs: number): boolean {
+  const payment = tx.payments.get(code);
+  if (!payment || payment.status !== "initiated" || nowMs < payment.expiresAtMs) return false;
+  if (!tx.payments.markExpired(code, PAYMENT_TRANSITIONS.expire.from, nowMs)) return false;
+  tx.attempts.closeOpen(code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
+  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: code }, nowMs);
+  onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+  return true;
+}
+
+/** initiated -> captured with the amounts of product 5 (webhook payment.captured). */
+export function capturePayment(
+  tx: Repos,
+  deps: Deps,
+  payment: PaymentRow,
+  bank: { bankReference: string; authCode: string },
+  nowMs: number,
+): boolean {
+  const terminal = tx.catalog.terminal(payment.terminalId);
+  invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
+  const facts = toCaptureFacts(payment, terminal, bank, nowMs);
+  if (!tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs)) return false;
+  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
+  onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
+  return true;
+}
+
+/**
+ * Product 5 at capture: commission on the charged amount (gross) or on the principal (net: the
+ * link's base amount, or the amount of an API payment), with the rate fixed at 3D start;
+ * netToPartner = amount − commission; expectedValueDate = the Istanbul date of capture plus the
+ * terminal's value days for this installment count (a per-count override wins).
+ */
+export function toCaptureFacts(
+  payment: PaymentRow,
+  terminal: TerminalRow,
+  bank: { bankReference: string; authCode: string },
+  nowMs: number,
+): CaptureFacts {
+  invariant(payment.appliedRateBps !== null, `payment ${payment.code} reached capture without a rate`);
+  const base = terminal.commissionBasis === "gross" ? payment.amount : payment.principal;
+  const commissionAmount = commissionOn(base, payment.appliedRateBps, payment.appliedFixedFee);
+  const valueDays = terminal.valueDaysByCount?.[String(payment.installment)] ?? terminal.valueDays;
+  return {
+    commissionAmount,
+    netToPartner: payment.amount - commissionAmount,
+    expectedValueDate: addDays(istanbulDate(nowMs), valueDays),
+    bankReference: bank.bankReference,
+    authCode: bank.authCode,
+  };
+}
