@@ -1,10 +1,19 @@
 import { defineCommand } from "citty";
 import pkg from "../package.json" with { type: "json" };
 import { agreementsCommand, holdsCommand } from "./commands/acceptance";
+import { binsCommand } from "./commands/bins";
+import { installmentsCommand } from "./commands/installments";
 import { keysCommand } from "./commands/keys";
+import { linksCommand } from "./commands/links";
+import { partnersCommand } from "./commands/partners";
+import { paymentsCommand } from "./commands/payments";
+import { payoutsCommand } from "./commands/payouts";
+import { refundsCommand } from "./commands/refunds";
 import { seedCommand } from "./commands/seed";
 import { sandboxCommand, serveCommand } from "./commands/serve";
+import { terminalsCommand } from "./commands/terminals";
 import { versionCommand } from "./commands/version";
+import { webhooksCommand } from "./commands/webhooks";
 
 /** product 14: every subcommand works on the same database file as the server. */
 export const root = defineCommand({
@@ -13,9 +22,18 @@ export const root = defineCommand({
     serve: serveCommand,
     sandbox: sandboxCommand,
     seed: seedCommand,
+    partners: partnersCommand,
+    terminals: terminalsCommand,
     keys: keysCommand,
+    payments: paymentsCommand,
+    links: linksCommand,
+    refunds: refundsCommand,
+    webhooks: webhooksCommand,
     holds: holdsCommand,
     agreements: agreementsCommand,
+    bins: binsCommand,
+    installments: installmentsCommand,
+    payouts: payoutsCommand,
     version: versionCommand,
   },
 });

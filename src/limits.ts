@@ -71,6 +71,8 @@ export const API_KEY_MIN_CHARS = 24;
 
 /** Timer wheel: how many due timers one tick hands out before yielding to requests. */
 export const TIMER_BATCH_SIZE = 512;
+/** Timer handlers running at once; beyond this the runner waits for some to finish. */
+export const TIMER_MAX_IN_FLIGHT = 4096;
 
 /** Europe/Istanbul is UTC+3 all year (product 2). */
 export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;

@@ -1,5 +1,6 @@
 import type { Deps } from "./deps";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
+import { paymentExpiryTimer } from "./domain/payments/expiry";
 import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
 import type { TimerHandler } from "./timers";
 
@@ -13,4 +14,4 @@ export type TimerModule = {
   pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
 };
 
-export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer];
+export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer, paymentExpiryTimer];

@@ -1,5 +1,5 @@
 import type { Clock } from "./clock";
-import { TIMER_BATCH_SIZE } from "./limits";
+import { TIMER_BATCH_SIZE, TIMER_MAX_IN_FLIGHT } from "./limits";
 import { TimerHeap } from "./timer-heap";
 
 /**
@@ -18,7 +18,7 @@ export class Timers {
   private seq = 0;
   private armed: ReturnType<typeof setTimeout> | undefined;
   private armedFor = Number.POSITIVE_INFINITY;
-  private running: Promise<void> | undefined;
+  private readonly inflight = new Set<Promise<void>>();
   private live = false;
 
   constructor(
@@ -68,16 +68,27 @@ export class Timers {
     for (const source of sources) for (const t of source()) this.schedule(t.kind, t.key, t.dueAtMs);
   }
 
-  /** Runs everything due now (and whatever that schedules as due), then resolves. */
-  runDue(): Promise<void> {
-    // One runner at a time; a second caller waits for it and then runs what is still due.
-    const previous = this.running ?? Promise.resolve();
-    const run = previous.then(() => this.drain());
-    this.running = run.finally(() => {
-      if (this.running === tracked) this.running = undefined;
-    });
-    const tracked = this.running;
-    return run;
+  /**
+   * Runs everything due now (and whatever that schedules as due) and resolves once no handler is
+   * in flight. Several runs may overlap (the real-time timer and a sandbox clock move): each due
+   * timer is popped by exactly one of them, and handlers start without waiting for slower ones,
+   * so a hanging webhook receiver (bounded by its own deadline) never delays an expiry.
+   */
+  async runDue(): Promise<void> {
+    for (;;) {
+      const due = this.takeDue(this.clock.nowMs());
+      if (due.length === 0) {
+        if (this.inflight.size === 0) break;
+        // Something still runs; it may schedule follow-up timers that are already due.
+        await Promise.race(this.inflight);
+        continue;
+      }
+      for (const t of due) this.track(this.fire(t.kind, t.key, t.dueAtMs));
+      // Let requests and group commits through between batches.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      while (this.inflight.size >= TIMER_MAX_IN_FLIGHT) await Promise.race(this.inflight);
+    }
+    if (this.live) this.arm();
   }
 
   /** Real time: fire timers as they come due. Sandbox clock moves call runDue() themselves. */
@@ -90,16 +101,12 @@ export class Timers {
     this.live = false;
     if (this.armed) clearTimeout(this.armed);
     this.armed = undefined;
-    await this.running;
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      const due = this.takeDue(this.clock.nowMs());
-      if (due.length === 0) break;
-      await Promise.all(due.map((t) => this.fire(t.kind, t.key, t.dueAtMs)));
-    }
-    if (this.live) this.arm();
+  private track(p: Promise<void>): void {
+    const tracked = p.finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
   }
 
   private async fire(kind: string, key: string, dueAtMs: number): Promise<void> {

@@ -6,6 +6,8 @@ import { installmentOptionsBody, installmentOverviewBody } from "../domain/insta
 import { getClock, moveClock, moveClockBody, type SandboxClockControl } from "./handlers/sandbox-clock";
 import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks } from "./handlers/payment-links";
 import { createLinkBody } from "../domain/payment-links/schema";
+import { createPayment, getPayment, getPaymentByTxCode } from "./handlers/payments";
+import { createPaymentBody } from "../domain/payments/schema";
 
 // The whole API as one table (DESIGN.md): method, path, gate, budgets, Retry-After, body schema,
 // handler. Budget names are product 12's.
@@ -23,6 +25,10 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
     // interface 4.8 / 4.9: one per-partner budget (product 12), and 429 without Retry-After (interface 8, 7.2).
     { method: "POST", path: "/v1/installment-options", gate: true, budgets: ["installments.partner"], retryAfterS: null, body: installmentOptionsBody, handle: postInstallmentOptions },
     { method: "POST", path: "/v1/installment-options/overview", gate: true, budgets: ["installments.partner"], retryAfterS: null, body: installmentOverviewBody, handle: postInstallmentOverview },
+    // interface 4.5, 4.6, 4.13 / 8: every create attempt (replays too) draws on three budgets; lookups on reads.key (product 12).
+    { method: "POST", path: "/v1/payments", gate: true, budgets: ["payments.create.key", "payments.create.ip", "payments.create.ip.hourly"], retryAfterS: RETRY_AFTER_S, body: createPaymentBody, handle: createPayment },
+    { method: "GET", path: "/v1/payments", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getPaymentByTxCode },
+    { method: "GET", path: "/v1/payments/:paymentCode", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getPayment },
   ];
 }
 

@@ -172,9 +172,9 @@ export function paymentsSql(db: Db) {
       ),
     markFailed: (code: string, from: readonly PaymentStatus[], atMs: number) =>
       update(code, from, "status = 'failed', updated_at_ms = ?", [atMs]),
-    /** Only once the window has passed (product 16: now >= expiresAt). */
-    markExpired: (code: string, from: readonly PaymentStatus[], atMs: number) =>
-      update(code, from, "status = 'expired', updated_at_ms = ?", [atMs], " AND expires_at_ms <= ?", [atMs]),
+    /** Only once the window has passed at `nowMs` (product 16: now >= expiresAt); stamped `atMs`. */
+    markExpired: (code: string, from: readonly PaymentStatus[], nowMs: number, atMs: number) =>
+      update(code, from, "status = 'expired', updated_at_ms = ?", [atMs], " AND expires_at_ms <= ?", [nowMs]),
     /** Every initiated payment and its window end: the timer wheel's source at start. */
     initiatedExpiries: () =>
       db

@@ -4,6 +4,7 @@ import { attemptsSql } from "./attempts-sql";
 import { catalogSql } from "./catalog-sql";
 import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
+import { operatorSql } from "./operator-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
 import { paymentsSql } from "./payments-sql";
 import { webhooksSql } from "./webhooks-sql";
@@ -20,6 +21,7 @@ export function createRepos(db: Db) {
     links: linksSql(db),
     payments: paymentsSql(db),
     attempts: attemptsSql(db),
+    operator: operatorSql(db),
   };
 }
 

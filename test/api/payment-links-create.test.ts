@@ -186,7 +186,7 @@ describe("interface 4.1 create: precedence of checks (service.ts createLink)", (
       amount: 1000, terminalId: "T-OTHER", redirectUrl: "https://evil.example/", payerName: "4000 0011 0000 0009",
       allowedInstallmentCounts: [4], items: [{ name: "a", amount: 999 }], extra: true,
     };
-    const steps: Array<[string, number, string, () => void | Promise<unknown>]> = [
+    const steps: Array<[string, number, string, () => unknown]> = [
       ["shape", 400, "validation_error", () => delete body.extra],
       ["redirectUrl", 400, "validation_error", () => (body.redirectUrl = "https://shop.example/")],
       ["sensitive data", 400, "sensitive_data_not_allowed", () => (body.payerName = "Ada")],

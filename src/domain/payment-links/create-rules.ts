@@ -62,8 +62,8 @@ export function toAllowedCounts(requested: readonly number[] | null | undefined,
 /** interface 4.1.2: the item amounts sum to `amount` exactly; `note` defaults to null; order kept. */
 export function toLinkItems(items: CreateLinkInput["items"], amount: number): LinkItem[] | null {
   if (items === null || items === undefined) return null;
-  // 50 safe integers cannot overflow a double's exact range by more than 50x; compare as BigInt
-  // anyway so a sum beyond 2^53 can never round onto `amount`.
+  // 50 safe integers can sum past 2^53, where doubles round; BigInt keeps the comparison exact,
+  // so a rounded sum can never land on `amount`.
   const sum = items.reduce((total, item) => total + BigInt(item.amount), 0n);
   if (sum !== BigInt(amount)) {
     fail("payment_link_items_amount_mismatch", `items: amounts sum to ${sum}, amount is ${amount}`);

@@ -62,7 +62,7 @@ export const CANCEL_REFUSALS = {
   cancelled: "payment_link_cancelled",
 } as const satisfies Record<(typeof TERMINAL_LINK_STATUSES)[number], ErrorCode>;
 
-/** The 409 for a link that can no longer be cancelled; our bug if asked about an open link. */
+/** The 409 for a DELETE of a link in a terminal state; null for a state that can still be cancelled. */
 export function cancelRefusalOf(status: LinkStatus): ErrorCode | null {
   return Object.hasOwn(CANCEL_REFUSALS, status) ? CANCEL_REFUSALS[status as keyof typeof CANCEL_REFUSALS] : null;
 }

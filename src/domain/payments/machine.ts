@@ -23,6 +23,9 @@ export const HOLDING_STATUSES = ["initiated", "captured", "voided", "refunded"] 
 
 export const isHoldingStatus = (status: PaymentStatus): boolean => (HOLDING_STATUSES as readonly PaymentStatus[]).includes(status);
 
+/** Where a card attempt can run, be counted or be declined: the payment stays in it (3.2 rows 5-8). */
+export const ATTEMPTABLE_STATUSES = ["initiated"] as const satisfies readonly PaymentStatus[];
+
 type PaymentTransition = { from: readonly PaymentStatus[]; to: PaymentStatus };
 
 /** Interface 3.2, row by row (the rows that keep the payment `initiated` change no status). */

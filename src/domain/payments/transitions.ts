@@ -27,19 +27,25 @@ export function failPayment(
   return true;
 }
 
+export const isPaymentDue = (payment: PaymentRow, nowMs: number): boolean =>
+  payment.status === "initiated" && nowMs >= payment.expiresAtMs;
+
 /**
  * initiated -> expired once the window has passed (product 16: now >= expiresAt). Whatever attempt
  * is still open (a crash mid-way, an abandoned ACS page) is closed with it, so a late callback
- * finds nothing to capture.
+ * finds nothing to capture. The change is stamped at `expiresAt`, the instant it took effect,
+ * whoever writes it (the timer, a lookup, a create reusing the code, the handoff), so
+ * `occurredAt` does not depend on how late the write ran. Answers the row as it now stands.
  */
-export function expirePayment(tx: Repos, deps: Deps, code: string, nowMs: number): boolean {
-  const payment = tx.payments.get(code);
-  if (!payment || payment.status !== "initiated" || nowMs < payment.expiresAtMs) return false;
-  if (!tx.payments.markExpired(code, PAYMENT_TRANSITIONS.expire.from, nowMs)) return false;
-  tx.attempts.closeOpen(code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
-  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: code }, nowMs);
-  onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
-  return true;
+export function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): PaymentRow {
+  if (!isPaymentDue(payment, nowMs)) return payment;
+  const atMs = payment.expiresAtMs;
+  if (tx.payments.markExpired(payment.code, PAYMENT_TRANSITIONS.expire.from, nowMs, atMs)) {
+    tx.attempts.closeOpen(payment.code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, atMs);
+    enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: payment.code }, atMs);
+    onLinkPayment("attemptFailed", tx, deps, payment.linkId, atMs);
+  }
+  return tx.payments.get(payment.code) ?? payment;
 }
 
 /** initiated -> captured with the amounts of product 5 (webhook payment.captured). */

@@ -10,6 +10,11 @@
  * A process that dies between 1 and 3 leaves the row in flight; the next start resumes it and the
  * same attempt is sent again (at-least-once; receivers deduplicate by delivery id, 6.3 rule 3). A
  * recorded success is final: only an operator's resend makes the row pending again.
+ *
+ * The handler awaits its own send. The wheel runs the handlers of one batch concurrently, and the
+ * semaphore keeps at most WEBHOOK_CONCURRENCY of them on the network, so a sandbox clock move
+ * returns after the attempts it made due, while one hanging receiver costs one deadline (5 s), not
+ * the others' turn. Requests never wait for any of this: the outbox only schedules.
  */
 import type { Deps } from "../../deps";
 import { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from "../../limits";
@@ -52,6 +57,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     const startedAtMs = deps.clock.nowMs();
     const row = deps.store.q.webhooks.get(id);
     if (!row || row.status !== "pending") return;
+    if (row.nextAttemptAtMs !== null && startedAtMs < row.nextAttemptAtMs) return;
     if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
       const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
       if (dropped) deps.log.info("webhook dropped", { deliveryId: id, reason: "24 h window passed before the attempt" });
@@ -114,6 +120,11 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     mine.add(id);
     try {
       await slots.run(() => attemptOnce(id));
+    } catch (error) {
+      // A unit that could not commit (e.g. the database stayed locked past busy_timeout) must not
+      // strand the row without a timer: look again once an in-flight claim counts as orphaned.
+      deps.timers.schedule(WEBHOOK_TIMER, id, deps.clock.nowMs() + ORPHAN_AFTER_MS);
+      throw error;
     } finally {
       mine.delete(id);
     }

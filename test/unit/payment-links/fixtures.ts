@@ -1,5 +1,6 @@
 import type { Harness } from "../../support/harness";
 import type { LinkRow, LinkStatus } from "../../../src/store/links-sql";
+import type { LinkEvent } from "../../../src/domain/payment-links/machine";
 import { LINK_VALIDITY_MS } from "../../../src/limits";
 
 /** The smallest valid create body (interface 4.1). */
@@ -51,3 +52,27 @@ export function linkRow(over: Partial<LinkRow> & { id: string; createdAtMs: numb
     ...over,
   };
 }
+
+// interface 3.1, written out again by hand, row by row: a (state, event) pair missing here has no
+// row in 3.1 and must leave the link unchanged.
+export const ROWS_3_1: Array<[LinkStatus | "(none)", LinkEvent, LinkStatus]> = [
+  ["(none)", "create", "pending"],
+  ["pending", "open", "launched"],
+  ["launched", "attempt-start", "initiated"],
+  ["initiated", "attempt-fail", "failed"],
+  ["failed", "attempt-start", "initiated"],
+  ["launched", "complete", "completed"],
+  ["initiated", "complete", "completed"],
+  ["failed", "complete", "completed"],
+  ["pending", "expire", "expired"],
+  ["launched", "expire", "expired"],
+  ["initiated", "expire", "expired"],
+  ["failed", "expire", "expired"],
+  ["pending", "cancel", "cancelled"],
+  ["launched", "cancel", "cancelled"],
+  ["initiated", "cancel", "cancelled"],
+  ["failed", "cancel", "cancelled"],
+];
+
+export const expectedLinkStatus = (state: LinkStatus, event: LinkEvent): LinkStatus | null =>
+  ROWS_3_1.find(([s, e]) => s === state && e === event)?.[2] ?? null;

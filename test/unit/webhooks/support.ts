@@ -3,7 +3,7 @@
  * domain does (enqueueWebhook inside a unit), read the outbox, and open a runtime on a file
  * database so a test can stop and start "the server" (restart tests).
  */
-import { ManualClock, type Clock } from "../../../src/clock";
+import { ManualClock, SandboxClock, type Clock } from "../../../src/clock";
 import type { Config } from "../../../src/deps";
 import { applySeed, parseSeed } from "../../../src/domain/partners/seed";
 import { createRateLimiter } from "../../../src/domain/rate-limits/limiter";
@@ -51,10 +51,19 @@ export function useWorker(h: Parts, options: WorkerOptions) {
 
 export type Server = Parts & { runtime: Runtime; close(): Promise<void>; runDue(): Promise<void>; advance(ms: number): Promise<void> };
 
+export type ServerOptions = {
+  clock?: ManualClock;
+  config?: Partial<Config>;
+  seed?: boolean;
+  /** Runs on a sandbox clock over the manual one, so the runtime wires POST /sandbox/clock (product 13). */
+  sandboxClock?: boolean;
+};
+
 /** "Starts the server" on a database file: what `kasa serve` does, minus HTTP and the real clock. */
-export async function startServer(path: string, opts: { clock?: ManualClock; config?: Partial<Config>; seed?: boolean } = {}): Promise<Server> {
+export async function startServer(path: string, opts: ServerOptions = {}): Promise<Server> {
   const store = await openStore(path);
-  const clock = opts.clock ?? new ManualClock(T0);
+  const manual = opts.clock ?? new ManualClock(T0);
+  const clock: Clock = opts.sandboxClock ? new SandboxClock(0, manual) : manual;
   if (opts.seed) await applySeed(store, parseSeed(TEST_SEED), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
   const runtime = createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
@@ -65,7 +74,7 @@ export async function startServer(path: string, opts: { clock?: ManualClock; con
     runtime,
     runDue: () => runtime.deps.timers.runDue(),
     async advance(ms: number) {
-      clock.advance(ms);
+      manual.advance(ms);
       await runtime.deps.timers.runDue();
     },
     async close() {

@@ -1,0 +1,99 @@
+import { defineCommand } from "citty";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import { LINK_STATUSES } from "../../src/domain/payment-links/machine";
+import { toLinkJson } from "../../src/domain/payment-links/view";
+import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
+import type { LinkRow } from "../../src/store/links-sql";
+import type { LinkSummaryRow, PaymentSummaryRow } from "../../src/store/operator-sql";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { optional, parseLimit } from "../flags";
+import { details, istanbulOrDash, section, tryOrDash } from "../format";
+import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
+
+// `kasa links list|show` (product 14): read-only. The CLI does not know the address the server
+// is reached at, so `url` is the path `/l/<token>` unless `--base-url` is given.
+
+export function toLinkSummaryJson(l: LinkSummaryRow) {
+  return {
+    id: l.id,
+    partnerId: l.partnerId,
+    partnerReference: l.partnerReference,
+    terminalId: l.terminalId,
+    status: l.status,
+    amount: l.amount,
+    customerCommissionShareBps: l.shareBps,
+    description: l.description,
+    expiresAt: toIso(l.expiresAtMs),
+    createdAt: toIso(l.createdAtMs),
+  };
+}
+
+const toLinkTableRow = (l: LinkSummaryRow) => ({
+  link: l.id,
+  partner: l.partnerId,
+  ref: l.partnerReference,
+  terminal: l.terminalId,
+  status: l.status,
+  amount: tryOrDash(l.amount),
+  shareBps: l.shareBps,
+  created: istanbulOrDash(l.createdAtMs),
+  expires: istanbulOrDash(l.expiresAtMs),
+});
+
+/** interface 2.1's record, plus the owner, the terminal and the payments made through it. */
+function toLinkDetailJson(l: LinkRow, baseUrl: string, payments: PaymentSummaryRow[]) {
+  return { ...toLinkJson(l, baseUrl), partnerId: l.partnerId, terminalId: l.terminalId, payments: payments.map(toPaymentSummaryJson) };
+}
+
+function describeLink(d: ReturnType<typeof toLinkDetailJson>, l: LinkRow, payments: PaymentSummaryRow[]): string {
+  return [
+    details([
+      ["link", d.id], ["partner", d.partnerId], ["reference", d.partnerReference], ["terminal", d.terminalId], ["status", d.status],
+      ["amount", tryOrDash(d.amount)], ["customer share bps", d.customerCommissionShareBps], ["description", d.description],
+      ["url", d.url], ["redirect url", d.redirectUrl], ["allowed counts", d.allowedInstallmentCounts], ["payer", d.payerName],
+      ["created", istanbulOrDash(l.createdAtMs)], ["first opened", istanbulOrDash(l.firstOpenedAtMs)],
+      ["last opened", istanbulOrDash(l.lastOpenedAtMs)], ["expires", istanbulOrDash(l.expiresAtMs)],
+    ]),
+    section("items", table((d.items ?? []).map((i) => ({ name: i.name, note: i.note, amount: tryOrDash(i.amount) })))),
+    section("payments", table(payments.map(toPaymentTableRow))),
+  ].join("\n");
+}
+
+const list = defineCommand({
+  meta: { name: "list", description: "List payment links, newest first.\n\nExample: kasa links list --partner ptn_demo --status pending" },
+  args: {
+    partner: { type: "string", description: "only this partner's links" },
+    status: { type: "enum", options: [...LINK_STATUSES], description: `only this status (${LINK_STATUSES.join(", ")})` },
+    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
+    ...commonArgs,
+  },
+  run: ({ args }) => {
+    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
+    return withStore(args, ({ store }) => {
+      const rows = store.q.operator.links(filter);
+      output(args, rows.map(toLinkSummaryJson), () => table(rows.map(toLinkTableRow)));
+    });
+  },
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one payment link with its payments.\n\nExample: kasa links show pl_01jd0000000000000000 --base-url https://pay.example" },
+  args: {
+    id: { type: "positional", description: "link id (pl_…)", required: true },
+    "base-url": { type: "string", description: "the server's public base URL, to print the full link url", valueHint: "URL" },
+    ...commonArgs,
+  },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const l = store.q.links.get(requireArg(args.id, "id"));
+      if (!l) throw new CliError(`unknown payment link ${args.id}`);
+      const payments = store.q.operator.paymentsOfLink(l.id);
+      const detail = toLinkDetailJson(l, (optional(args["base-url"]) ?? "").replace(/\/+$/, ""), payments);
+      output(args, detail, () => describeLink(detail, l, payments));
+    }),
+});
+
+export const linksCommand = defineCommand({
+  meta: { name: "links", description: "Inspect payment links (interface 2.1).\n\nExample: kasa links list --status pending" },
+  subCommands: { list, show },
+});

@@ -1,0 +1,193 @@
+import { defineCommand } from "citty";
+import * as v from "valibot";
+import { acceptanceOf } from "../../src/domain/acceptance/service";
+import { toAcceptanceJson } from "../../src/domain/acceptance/view";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import { describeIssue } from "../../src/domain/checks/valibot-issue";
+import { partner as partnerSchema } from "../../src/domain/partners/seed-schema";
+import type { PartnerRow } from "../../src/store/partners-sql";
+import type { Repos } from "../../src/store/repos";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { NONE, orNone, parseDecimal, parseInteger, parseList, toFlagMessage } from "../flags";
+import { details, section, tryOrDash } from "../format";
+
+// `kasa partners list|show|set` (product 14). `set` re-checks the whole partner with the seed
+// file's own schema (product 15), so the CLI can never store what a seed file could not.
+
+const STATUSES = ["active", "suspended", "closed"];
+
+/**
+ * The webhook secret signs every delivery; listings show only enough to tell two secrets apart.
+ * Short secrets (the seed allows 8 characters) show nothing, as four would be half of one.
+ */
+export function secretHint(secret: string | null): string | null {
+  if (secret === null) return null;
+  return secret.length >= 16 ? `…${secret.slice(-4)}` : "(set)";
+}
+
+/** Operator view of a partner: every setting, camelCase, amounts in kuruş, the secret as a hint. */
+export function toPartnerJson(p: PartnerRow) {
+  return {
+    id: p.id,
+    name: p.name,
+    status: p.status,
+    allowedRedirectHosts: p.allowedRedirectHosts,
+    amountLimits: { min: p.amountMin, max: p.amountMax },
+    cardAttemptLimit: p.cardAttemptLimit,
+    installmentCap: p.installmentCap,
+    webhook: { url: p.webhookUrl, secretHint: secretHint(p.webhookSecret) },
+    rateLimitMultiplier: p.rateLimitMultiplier,
+    payoutAccount: p.payoutAccount,
+    createdAt: toIso(p.createdAtMs),
+  };
+}
+
+type PartnerJson = ReturnType<typeof toPartnerJson>;
+
+function toPartnerDetail(q: Repos, p: PartnerRow, nowMs: number) {
+  return {
+    ...toPartnerJson(p),
+    acceptance: toAcceptanceJson(acceptanceOf(q, p, nowMs), nowMs),
+    terminals: q.catalog.terminals(p.id).map((t) => t.id),
+  };
+}
+
+function describePartner(d: ReturnType<typeof toPartnerDetail>): string {
+  const holds = d.acceptance.holds.map((h) => `${h.reason}${h.effective ? "" : " (not yet effective)"}`);
+  return [
+    details([
+      ["id", d.id], ["name", d.name], ["status", d.status],
+      ["accepting payments", d.acceptance.acceptingPayments ? "yes" : "no"], ["holds", holds],
+      ["amount min", tryOrDash(d.amountLimits.min)], ["amount max", tryOrDash(d.amountLimits.max)],
+      ["card attempt limit", d.cardAttemptLimit], ["installment cap", d.installmentCap],
+      ["allowed hosts", d.allowedRedirectHosts], ["webhook url", d.webhook.url], ["webhook secret", d.webhook.secretHint],
+      ["rate multiplier", d.rateLimitMultiplier], ["payout account", d.payoutAccount], ["terminals", d.terminals],
+    ]),
+    section("pending agreements", table((d.acceptance.agreements ?? []).map((a) => ({ code: a.agreementCode, version: a.version, lastDay: a.lastDay, expired: a.expired })))),
+  ].join("\n");
+}
+
+const toListRow = (p: PartnerJson, accepting: boolean) => ({
+  id: p.id,
+  name: p.name,
+  status: p.status,
+  accepting: accepting ? "yes" : "no",
+  min: tryOrDash(p.amountLimits.min),
+  max: tryOrDash(p.amountLimits.max),
+  webhook: p.webhook.url,
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List partners with their status and limits.\n\nExample: kasa partners list --json" },
+  args: { ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store, clock }) => {
+      const now = clock.nowMs();
+      const rows = store.q.partners.list();
+      const json = rows.map(toPartnerJson);
+      output(args, json, () => table(rows.map((p, i) => toListRow(json[i]!, acceptanceOf(store.q, p, now).acceptingPayments))));
+    }),
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one partner: settings, acceptance status, terminals.\n\nExample: kasa partners show ptn_demo" },
+  args: { id: { type: "positional", description: "partner id", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store, clock }) => {
+      const p = store.q.partners.get(requireArg(args.id, "id"));
+      if (!p) throw new CliError(`unknown partner ${args.id}`);
+      const detail = toPartnerDetail(store.q, p, clock.nowMs());
+      output(args, detail, () => describePartner(detail));
+    }),
+});
+
+/** Flag -> seed-schema path, to name the flag in a validation message. */
+const FLAG_OF: Record<string, string> = {
+  name: "name", status: "status", "webhook.url": "webhook-url", "webhook.secret": "webhook-secret",
+  allowedRedirectHosts: "allowed-hosts", "amountLimits.min": "amount-min", "amountLimits.max": "amount-max",
+  cardAttemptLimit: "card-attempt-limit", installmentCap: "installment-cap",
+  rateLimitMultiplier: "rate-limit-multiplier", payoutAccount: "payout-account",
+};
+
+type PartnerPatch = Partial<Omit<PartnerRow, "id" | "createdAtMs">>;
+
+/** Reads every given flag (exit 2 on a value that is not even of the right type). */
+function readPatch(args: Record<string, unknown>): PartnerPatch {
+  const patch: PartnerPatch = {};
+  const given = (flag: string) => args[flag] !== undefined;
+  if (given("name")) patch.name = String(args.name);
+  if (given("status")) patch.status = args.status as PartnerRow["status"];
+  if (given("webhook-url")) patch.webhookUrl = orNone(args["webhook-url"], String);
+  if (given("webhook-secret")) patch.webhookSecret = orNone(args["webhook-secret"], String);
+  if (given("allowed-hosts")) patch.allowedRedirectHosts = orNone(args["allowed-hosts"], (r) => parseList(r, "allowed-hosts"));
+  if (given("amount-min")) patch.amountMin = orNone(args["amount-min"], (r) => parseInteger(r, "amount-min"));
+  if (given("amount-max")) patch.amountMax = orNone(args["amount-max"], (r) => parseInteger(r, "amount-max"));
+  if (given("card-attempt-limit")) patch.cardAttemptLimit = parseInteger(args["card-attempt-limit"], "card-attempt-limit");
+  if (given("installment-cap")) patch.installmentCap = orNone(args["installment-cap"], (r) => parseInteger(r, "installment-cap"));
+  if (given("rate-limit-multiplier")) patch.rateLimitMultiplier = parseDecimal(args["rate-limit-multiplier"], "rate-limit-multiplier");
+  if (given("payout-account")) patch.payoutAccount = orNone(args["payout-account"], String);
+  if (Object.keys(patch).length === 0) throw new CliError(`nothing to set: give at least one of ${Object.values(FLAG_OF).map((f) => `--${f}`).join(", ")}`, 2);
+  return patch;
+}
+
+/** The changed partner, checked whole by the seed file's rules (product 15). */
+function applyPatch(row: PartnerRow, patch: PartnerPatch): PartnerRow {
+  const next = { ...row, ...patch };
+  const asSeed = {
+    id: next.id, name: next.name, status: next.status,
+    webhook: { url: next.webhookUrl, secret: next.webhookSecret },
+    allowedRedirectHosts: next.allowedRedirectHosts,
+    amountLimits: { min: next.amountMin, max: next.amountMax },
+    cardAttemptLimit: next.cardAttemptLimit, installmentCap: next.installmentCap,
+    rateLimitMultiplier: next.rateLimitMultiplier, payoutAccount: next.payoutAccount,
+  };
+  const result = v.safeParse(partnerSchema, asSeed, { abortPipeEarly: true });
+  if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
+  if (next.amountMin !== null && next.amountMax !== null && next.amountMin > next.amountMax) {
+    throw new CliError(`--amount-min: must be <= the maximum (${next.amountMax})`, 2);
+  }
+  const hosts = next.allowedRedirectHosts;
+  return { ...next, allowedRedirectHosts: hosts === null ? null : [...new Set(hosts)] };
+}
+
+const set = defineCommand({
+  meta: {
+    name: "set",
+    description: `Change a partner's settings (validated like the seed file; "${NONE}" removes an optional one).\n\nExample: kasa partners set ptn_demo --status suspended --amount-max 5000000 --webhook-url https://shop.example/hooks`,
+  },
+  args: {
+    id: { type: "positional", description: "partner id", required: true },
+    name: { type: "string", description: "display name" },
+    status: { type: "enum", options: STATUSES, description: "active, suspended or closed" },
+    "webhook-url": { type: "string", description: `webhook URL (http/https), or ${NONE}`, valueHint: "URL" },
+    "webhook-secret": { type: "string", description: `webhook signing secret (8-200 chars), or ${NONE}`, valueHint: "SECRET" },
+    "allowed-hosts": { type: "string", description: `allowed redirect hosts, comma-separated, or ${NONE} for no list`, valueHint: "a,b" },
+    "amount-min": { type: "string", description: `smallest amount in kuruş, or ${NONE}`, valueHint: "KURUS" },
+    "amount-max": { type: "string", description: `largest amount in kuruş, or ${NONE}`, valueHint: "KURUS" },
+    "card-attempt-limit": { type: "string", description: "card attempts per payment (1-20)", valueHint: "N" },
+    "installment-cap": { type: "string", description: `highest installment count (1-36), or ${NONE}`, valueHint: "N" },
+    "rate-limit-multiplier": { type: "string", description: "payment-creation budget multiplier (1-1000)", valueHint: "N" },
+    "payout-account": { type: "string", description: `payout account (IBAN), or ${NONE}`, valueHint: "IBAN" },
+    ...commonArgs,
+  },
+  run: ({ args }) => {
+    const patch = readPatch(args);
+    return withStore(args, async ({ store, clock }) => {
+      const id = requireArg(args.id, "id");
+      const updated = await store.write((tx) => {
+        const row = tx.partners.get(id);
+        if (!row) throw new CliError(`unknown partner ${id}`);
+        const next = applyPatch(row, patch);
+        tx.partners.upsert(next);
+        return next;
+      });
+      const detail = toPartnerDetail(store.q, updated, clock.nowMs());
+      output(args, detail, () => `updated ${id}\n${describePartner(detail)}`);
+    });
+  },
+});
+
+export const partnersCommand = defineCommand({
+  meta: { name: "partners", description: "List, inspect and change partners (product 4).\n\nExample: kasa partners set ptn_demo --status suspended" },
+  subCommands: { list, show, set },
+});

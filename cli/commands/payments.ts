@@ -1,0 +1,137 @@
+import { defineCommand } from "citty";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import { PAYMENT_STATUSES } from "../../src/domain/payments/machine";
+import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
+import type { PaymentSummaryRow } from "../../src/store/operator-sql";
+import type { PaymentRow } from "../../src/store/payments-sql";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { optional, parseLimit } from "../flags";
+import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
+import { toRefundJson, toRefundTableRow } from "./refunds";
+
+// `kasa payments list|show` (product 14): read-only. The single-use `paymentRef` is a handoff
+// credential and is never printed; card data beyond the masked PAN is never stored at all.
+
+/** A payment in listings (also inside `links show` and `payouts show`). */
+export function toPaymentSummaryJson(p: PaymentSummaryRow) {
+  return {
+    paymentCode: p.code,
+    partnerId: p.partnerId,
+    terminalId: p.terminalId,
+    partnerTxCode: p.partnerTxCode,
+    channel: p.channel,
+    paymentLinkId: p.linkId,
+    status: p.status,
+    amount: p.amount,
+    installmentCount: p.installment,
+    maskedPan: p.maskedPan,
+    commissionAmount: p.commissionAmount,
+    netToPartner: p.netToPartner,
+    expectedValueDate: p.expectedValueDate,
+    refundedAmount: p.refundedAmount,
+    capturedAt: isoOrNull(p.capturedAtMs),
+    createdAt: toIso(p.createdAtMs),
+  };
+}
+
+export const toPaymentTableRow = (p: PaymentSummaryRow) => ({
+  payment: p.code,
+  partner: p.partnerId,
+  partnerTxCode: p.partnerTxCode,
+  status: p.status,
+  amount: tryOrDash(p.amount),
+  inst: p.installment,
+  card: p.maskedPan,
+  net: tryOrDash(p.netToPartner),
+  created: istanbulOrDash(p.createdAtMs),
+});
+
+/** The whole record for `payments show`: interface 2.3's fields and the operator's extras. */
+function toPaymentDetailJson(p: PaymentRow) {
+  return {
+    paymentCode: p.code,
+    partnerId: p.partnerId,
+    terminalId: p.terminalId,
+    connectionId: p.connectionId,
+    partnerTxCode: p.partnerTxCode,
+    channel: p.channel,
+    paymentLinkId: p.linkId,
+    status: p.status,
+    amount: p.amount,
+    principal: p.principal,
+    currency: p.currency,
+    installmentCount: p.installment,
+    description: p.description,
+    returnUrl: p.returnUrl,
+    maskedPan: p.maskedPan,
+    cardBrand: p.cardBrand,
+    cardFamily: p.cardFamily,
+    cardBank: p.cardBank,
+    appliedRateBps: p.appliedRateBps,
+    appliedFixedFee: p.appliedFixedFee,
+    commissionAmount: p.commissionAmount,
+    netToPartner: p.netToPartner,
+    expectedValueDate: p.expectedValueDate,
+    bankReference: p.bankReference,
+    authCode: p.authCode,
+    attemptsCounted: p.attemptsCounted,
+    refundedAmount: p.refundedAmount,
+    settledDay: p.settledDay,
+    payoutBatchId: p.payoutBatchId,
+    capturedAt: isoOrNull(p.capturedAtMs),
+    expiresAt: toIso(p.expiresAtMs),
+    createdAt: toIso(p.createdAtMs),
+    updatedAt: toIso(p.updatedAtMs),
+  };
+}
+
+function describePayment(p: PaymentRow, refundsTable: string): string {
+  return [
+    details([
+      ["payment", p.code], ["partner", p.partnerId], ["partner tx code", p.partnerTxCode], ["channel", p.channel],
+      ["link", p.linkId], ["status", p.status], ["amount", tryOrDash(p.amount)], ["installments", p.installment],
+      ["terminal", p.terminalId], ["connection", p.connectionId], ["card", [p.maskedPan, p.cardBrand, p.cardFamily, p.cardBank].filter(Boolean).join(" ")],
+      ["rate bps", p.appliedRateBps], ["fixed fee", p.appliedFixedFee === null ? null : tryOrDash(p.appliedFixedFee)],
+      ["commission", p.commissionAmount === null ? null : tryOrDash(p.commissionAmount)],
+      ["net to partner", p.netToPartner === null ? null : tryOrDash(p.netToPartner)], ["value date", p.expectedValueDate],
+      ["refunded", tryOrDash(p.refundedAmount)], ["settled day", p.settledDay], ["payout batch", p.payoutBatchId],
+      ["bank reference", p.bankReference], ["auth code", p.authCode], ["counted attempts", p.attemptsCounted],
+      ["created", istanbulOrDash(p.createdAtMs)], ["3D window ends", istanbulOrDash(p.expiresAtMs)], ["captured", istanbulOrDash(p.capturedAtMs)],
+    ]),
+    section("refunds", refundsTable),
+  ].join("\n");
+}
+
+const list = defineCommand({
+  meta: { name: "list", description: "List payments, newest first.\n\nExample: kasa payments list --partner ptn_demo --status captured --limit 50" },
+  args: {
+    partner: { type: "string", description: "only this partner's payments" },
+    status: { type: "enum", options: [...PAYMENT_STATUSES], description: `only this status (${PAYMENT_STATUSES.join(", ")})` },
+    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
+    ...commonArgs,
+  },
+  run: ({ args }) => {
+    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
+    return withStore(args, ({ store }) => {
+      const rows = store.q.operator.payments(filter);
+      output(args, rows.map(toPaymentSummaryJson), () => table(rows.map(toPaymentTableRow)));
+    });
+  },
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one payment with its refunds.\n\nExample: kasa payments show pay_01jd0000000000000000" },
+  args: { code: { type: "positional", description: "payment code (pay_…)", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const p = store.q.payments.get(requireArg(args.code, "code"));
+      if (!p) throw new CliError(`unknown payment ${args.code}`);
+      const refunds = store.q.operator.refundsOfPayment(p.code);
+      output(args, { ...toPaymentDetailJson(p), refunds: refunds.map(toRefundJson) }, () => describePayment(p, table(refunds.map(toRefundTableRow))));
+    }),
+});
+
+export const paymentsCommand = defineCommand({
+  meta: { name: "payments", description: "Inspect payments (product 5).\n\nExample: kasa payments list --status captured" },
+  subCommands: { list, show },
+});

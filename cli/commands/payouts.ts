@@ -1,0 +1,78 @@
+import { defineCommand } from "citty";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
+import type { PayoutBatchRow } from "../../src/store/operator-sql";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { optional, parseLimit } from "../flags";
+import { details, istanbulOrDash, section, tryOrDash } from "../format";
+import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
+import { toRefundJson, toRefundTableRow } from "./refunds";
+
+// `kasa payouts list|show` (product 14, product 9): read-only. interface.md shows no payout
+// record, so this is the operator's shape: the batch, the captures it pays and the credit
+// refunds it deducts.
+
+const PAYOUT_STATUSES = ["pending", "paid_out", "failed"];
+
+export function toPayoutJson(b: PayoutBatchRow) {
+  return {
+    payoutBatchId: b.id,
+    partnerId: b.partnerId,
+    day: b.day,
+    amount: b.amount,
+    status: b.status,
+    createdAt: toIso(b.createdAtMs),
+    updatedAt: toIso(b.updatedAtMs),
+  };
+}
+
+const toPayoutTableRow = (b: PayoutBatchRow) => ({
+  batch: b.id,
+  partner: b.partnerId,
+  day: b.day,
+  amount: tryOrDash(b.amount),
+  status: b.status,
+  updated: istanbulOrDash(b.updatedAtMs),
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List payout batches, latest day first.\n\nExample: kasa payouts list --partner ptn_demo --status failed" },
+  args: {
+    partner: { type: "string", description: "only this partner's batches" },
+    status: { type: "enum", options: PAYOUT_STATUSES, description: `only this status (${PAYOUT_STATUSES.join(", ")})` },
+    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
+    ...commonArgs,
+  },
+  run: ({ args }) => {
+    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
+    return withStore(args, ({ store }) => {
+      const rows = store.q.operator.payoutBatches(filter);
+      output(args, rows.map(toPayoutJson), () => table(rows.map(toPayoutTableRow)));
+    });
+  },
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one payout batch with the payments and refunds in it.\n\nExample: kasa payouts show pob_01jd0000000000000000" },
+  args: { id: { type: "positional", description: "payout batch id (pob_…)", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const b = store.q.operator.payoutBatch(requireArg(args.id, "id"));
+      if (!b) throw new CliError(`unknown payout batch ${args.id}`);
+      const payments = store.q.operator.paymentsOfBatch(b.id);
+      const refunds = store.q.operator.refundsOfBatch(b.id);
+      const json = { ...toPayoutJson(b), payments: payments.map(toPaymentSummaryJson), refunds: refunds.map(toRefundJson) };
+      output(args, json, () =>
+        [
+          details([["batch", b.id], ["partner", b.partnerId], ["day", b.day], ["amount", tryOrDash(b.amount)], ["status", b.status], ["created", istanbulOrDash(b.createdAtMs)], ["updated", istanbulOrDash(b.updatedAtMs)]]),
+          section("payments", table(payments.map(toPaymentTableRow))),
+          section("refunds deducted", table(refunds.map(toRefundTableRow))),
+        ].join("\n"),
+      );
+    }),
+});
+
+export const payoutsCommand = defineCommand({
+  meta: { name: "payouts", description: "Inspect payout batches (product 9).\n\nExample: kasa payouts list --status failed" },
+  subCommands: { list, show },
+});

@@ -1,0 +1,62 @@
+import { defineCommand } from "citty";
+import { toIso } from "../../src/domain/checks/istanbul-time";
+import type { RefundRow } from "../../src/store/operator-sql";
+import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { details, istanbulOrDash, tryOrDash } from "../format";
+
+// `kasa refunds show ID` (product 14): interface 2.4's record plus what only the operator sees
+// (payment, partner, the partner's own code, the payout batch that deducted a credit refund).
+
+export function toRefundJson(r: RefundRow) {
+  return {
+    refundId: r.id,
+    paymentCode: r.paymentCode,
+    partnerId: r.partnerId,
+    partnerRefundCode: r.partnerRefundCode,
+    method: r.method,
+    status: r.status,
+    amount: r.amount,
+    procReturnCode: r.procReturnCode,
+    authCode: r.authCode,
+    errMsg: r.errMsg,
+    bankReference: r.bankReference,
+    payoutBatchId: r.payoutBatchId,
+    createdAt: toIso(r.createdAtMs),
+    updatedAt: toIso(r.updatedAtMs),
+  };
+}
+
+/** One line per refund, for tables inside `payments show` and `payouts show`. */
+export const toRefundTableRow = (r: RefundRow) => ({
+  refund: r.id,
+  payment: r.paymentCode,
+  method: r.method,
+  status: r.status,
+  amount: tryOrDash(r.amount),
+  created: istanbulOrDash(r.createdAtMs),
+});
+
+function describeRefund(r: RefundRow): string {
+  return details([
+    ["refund", r.id], ["payment", r.paymentCode], ["partner", r.partnerId], ["partner refund code", r.partnerRefundCode],
+    ["method", r.method], ["status", r.status], ["amount", tryOrDash(r.amount)], ["bank return code", r.procReturnCode],
+    ["auth code", r.authCode], ["bank message", r.errMsg], ["bank reference", r.bankReference], ["payout batch", r.payoutBatchId],
+    ["created", istanbulOrDash(r.createdAtMs)], ["updated", istanbulOrDash(r.updatedAtMs)],
+  ]);
+}
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one refund (method, status, bank result).\n\nExample: kasa refunds show rfd_01jd0000000000000000" },
+  args: { id: { type: "positional", description: "refund id (rfd_…)", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const r = store.q.operator.refund(requireArg(args.id, "id"));
+      if (!r) throw new CliError(`unknown refund ${args.id}`);
+      output(args, toRefundJson(r), () => describeRefund(r));
+    }),
+});
+
+export const refundsCommand = defineCommand({
+  meta: { name: "refunds", description: "Inspect refunds (product 9).\n\nExample: kasa refunds show rfd_01jd0000000000000000" },
+  subCommands: { show },
+});

@@ -1,0 +1,164 @@
+import { defineCommand } from "citty";
+import * as v from "valibot";
+import { describeIssue } from "../../src/domain/checks/valibot-issue";
+import { terminal as terminalSchema } from "../../src/domain/partners/seed-schema";
+import type { TerminalRow } from "../../src/store/catalog-sql";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { NONE, optional, orNone, parseInteger, parseList, toFlagMessage } from "../flags";
+import { details, section, tryOrDash } from "../format";
+
+// `kasa terminals list|show|set` (product 14). `set` changes the switches an operator flips in
+// day-to-day work; rates and per-count value days stay in the seed file, which is where a
+// terminal's commercial terms are reviewed. The result is re-checked with the seed schema.
+
+const ALL = "all";
+const BOOL = ["true", "false"];
+
+/** Operator view of a terminal, every field of product 4. */
+export function toTerminalJson(t: TerminalRow) {
+  return {
+    id: t.id,
+    partnerId: t.partnerId,
+    connectionId: t.connectionId,
+    active: t.active,
+    commissionBasis: t.commissionBasis,
+    installments: [...t.installments],
+    infrastructure: t.infrastructure,
+    directCollection: t.directCollection,
+    valueDays: t.valueDays,
+    valueDaysByCount: t.valueDaysByCount,
+    bank: t.bank,
+    allowedCardFamilies: t.allowedCardFamilies,
+    rates: t.rates.map((r) => ({ count: r.count, brand: r.brand, onUs: r.onUs, rateBps: r.rateBps, fixedFee: r.fixedFee })),
+  };
+}
+
+type TerminalJson = ReturnType<typeof toTerminalJson>;
+
+const toListRow = (t: TerminalJson) => ({
+  id: t.id,
+  partner: t.partnerId,
+  connection: t.connectionId,
+  active: t.active ? "yes" : "no",
+  basis: t.commissionBasis,
+  installments: t.installments.join(","),
+  infrastructure: t.infrastructure,
+  valueDays: t.valueDays,
+  bank: t.bank,
+});
+
+function describeTerminal(t: TerminalJson): string {
+  const byCount = t.valueDaysByCount === null ? [] : Object.entries(t.valueDaysByCount).map(([n, d]) => `${n}:${d}`);
+  return [
+    details([
+      ["id", t.id], ["partner", t.partnerId], ["connection", t.connectionId], ["active", t.active ? "yes" : "no"],
+      ["commission basis", t.commissionBasis], ["installments", t.installments], ["infrastructure", t.infrastructure],
+      ["direct collection", t.directCollection ? "yes" : "no"], ["value days", t.valueDays], ["value days by count", byCount],
+      ["bank", t.bank], ["card families", t.allowedCardFamilies ?? ALL],
+    ]),
+    section("rates", table(t.rates.map((r) => ({ count: r.count, brand: r.brand, onUs: r.onUs, rateBps: r.rateBps, fixedFee: r.fixedFee === null ? null : tryOrDash(r.fixedFee) })))),
+  ].join("\n");
+}
+
+const list = defineCommand({
+  meta: { name: "list", description: "List terminals, optionally of one partner.\n\nExample: kasa terminals list --partner ptn_demo" },
+  args: { partner: { type: "string", description: "only this partner's terminals" }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const json = store.q.catalog.terminals(optional(args.partner)).map(toTerminalJson);
+      output(args, json, () => table(json.map(toListRow)));
+    }),
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Show one terminal with its rate rows.\n\nExample: kasa terminals show T-1001" },
+  args: { id: { type: "positional", description: "terminal id", required: true }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, ({ store }) => {
+      const t = store.q.catalog.terminal(requireArg(args.id, "id"));
+      if (!t) throw new CliError(`unknown terminal ${args.id}`);
+      const json = toTerminalJson(t);
+      output(args, json, () => describeTerminal(json));
+    }),
+});
+
+const FLAG_OF: Record<string, string> = {
+  active: "active", installments: "installments", commissionBasis: "commission-basis", infrastructure: "infrastructure",
+  directCollection: "direct-collection", valueDays: "value-days", "valueDays.default": "value-days", bank: "bank",
+  allowedCardFamilies: "card-families",
+};
+
+type TerminalPatch = Partial<Omit<TerminalRow, "id" | "partnerId" | "connectionId" | "rates" | "valueDaysByCount">>;
+
+function readPatch(args: Record<string, unknown>): TerminalPatch {
+  const patch: TerminalPatch = {};
+  const given = (flag: string) => args[flag] !== undefined;
+  if (given("active")) patch.active = args.active === "true";
+  if (given("installments")) patch.installments = parseList(args.installments, "installments").map((n) => parseInteger(n, "installments"));
+  if (given("commission-basis")) patch.commissionBasis = args["commission-basis"] as TerminalRow["commissionBasis"];
+  if (given("infrastructure")) patch.infrastructure = args.infrastructure as TerminalRow["infrastructure"];
+  if (given("direct-collection")) patch.directCollection = args["direct-collection"] === "true";
+  if (given("value-days")) patch.valueDays = parseInteger(args["value-days"], "value-days");
+  if (given("bank")) patch.bank = orNone(args.bank, String);
+  if (given("card-families")) patch.allowedCardFamilies = args["card-families"] === ALL ? null : parseList(args["card-families"], "card-families");
+  if (Object.keys(patch).length === 0) throw new CliError(`nothing to set: give at least one of ${[...new Set(Object.values(FLAG_OF))].map((f) => `--${f}`).join(", ")}`, 2);
+  return patch;
+}
+
+/** The changed terminal, checked whole by the seed file's rules (product 15). */
+function applyPatch(row: TerminalRow, patch: TerminalPatch): TerminalRow {
+  const next = { ...row, ...patch };
+  const asSeed = {
+    id: next.id, partner: next.partnerId, connection: next.connectionId, active: next.active,
+    commissionBasis: next.commissionBasis, installments: next.installments, infrastructure: next.infrastructure,
+    directCollection: next.directCollection,
+    valueDays: next.valueDaysByCount === null ? next.valueDays : { ...next.valueDaysByCount, default: next.valueDays },
+    bank: next.bank, allowedCardFamilies: next.allowedCardFamilies, rates: next.rates,
+  };
+  const result = v.safeParse(terminalSchema, asSeed, { abortPipeEarly: true });
+  if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
+  return {
+    ...next,
+    installments: [...new Set(next.installments)].sort((a, b) => a - b),
+    allowedCardFamilies: next.allowedCardFamilies === null ? null : [...new Set(next.allowedCardFamilies)],
+  };
+}
+
+const set = defineCommand({
+  meta: {
+    name: "set",
+    description: "Change a terminal's switches (validated like the seed file; rates stay in the seed file).\n\nExample: kasa terminals set T-1001 --active false --installments 1,3,6",
+  },
+  args: {
+    id: { type: "positional", description: "terminal id", required: true },
+    active: { type: "enum", options: BOOL, description: "true or false" },
+    installments: { type: "string", description: "installment counts, comma-separated (1-36)", valueHint: "1,3,6" },
+    "commission-basis": { type: "enum", options: ["gross", "net"], description: "gross or net" },
+    infrastructure: { type: "enum", options: ["standard", "extended"], description: "standard (30 min 3D window) or extended (135 min)" },
+    "direct-collection": { type: "enum", options: BOOL, description: "true or false" },
+    "value-days": { type: "string", description: "days from capture to value date (0-365); per-count overrides stay", valueHint: "N" },
+    bank: { type: "string", description: `bank name for on-us matching, or ${NONE}`, valueHint: "NAME" },
+    "card-families": { type: "string", description: `allowed card families (credit,debit,prepaid,foreign), or ${ALL}`, valueHint: "a,b" },
+    ...commonArgs,
+  },
+  run: ({ args }) => {
+    const patch = readPatch(args);
+    return withStore(args, async ({ store }) => {
+      const id = requireArg(args.id, "id");
+      const updated = await store.write((tx) => {
+        const row = tx.catalog.terminal(id);
+        if (!row) throw new CliError(`unknown terminal ${id}`);
+        const next = applyPatch(row, patch);
+        tx.catalog.upsertTerminal(next);
+        return next;
+      });
+      const json = toTerminalJson(updated);
+      output(args, json, () => `updated ${id}\n${describeTerminal(json)}`);
+    });
+  },
+});
+
+export const terminalsCommand = defineCommand({
+  meta: { name: "terminals", description: "List, inspect and change terminals (product 4).\n\nExample: kasa terminals set T-1001 --active false" },
+  subCommands: { list, show, set },
+});

@@ -1,0 +1,60 @@
+import type { Start3dResult } from "../../bank/gateway";
+import type { Deps } from "../../deps";
+import { invariant } from "../../invariant";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { onLinkPayment } from "../payments/link-hooks";
+import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "../payments/machine";
+import type { CardForm } from "./card-form";
+import { decideStart, type StartGranted } from "./checks";
+import { refuse, type HandoffResult } from "./outcomes";
+import { callbackUrlOf } from "./paths";
+
+/**
+ * Interface 4.7 / product 6: from a checked card form to the bank's 3D form. Crash-safe in three
+ * steps (DESIGN request flow 3): unit 1 runs the checks and records the attempt and "3D started";
+ * then the bank is called outside any unit; unit 2 records what it answered. A crash between the
+ * two leaves the ref used up and the attempt open, and the window expiry resolves the payment.
+ *
+ * Exported for the payment-link pages, whose card form continues here with a link payment's ref.
+ */
+export async function startHandoff(deps: Deps, input: CardForm): Promise<HandoffResult> {
+  const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
+  if (decision.kind === "refused") return decision;
+  const { payment, attemptId } = decision;
+  invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
+  const started = await deps.bank.start3d({
+    attemptId,
+    amount: payment.amount,
+    installment: payment.installment,
+    card: input.card,
+    callbackUrl: callbackUrlOf(deps.config.baseUrl, attemptId),
+    returnOrigin: new URL(payment.returnUrl).origin,
+    nowMs: deps.clock.nowMs(),
+  });
+  return deps.store.write((tx) => recordStart(tx, deps, decision, started, deps.clock.nowMs()));
+}
+
+/**
+ * Unit 2. The form goes out only if the attempt is still `starting`: an expiry that ran while the
+ * bank answered has closed it, and then the ref has expired. A decline (payment_declined) counts,
+ * keeps the payment initiated and frees the ref for another card (interface 3.2).
+ */
+function recordStart(tx: Repos, deps: Deps, granted: StartGranted, started: Start3dResult, nowMs: number): HandoffResult {
+  const { payment, attemptId } = granted;
+  if (started.kind === "form") {
+    const t = ATTEMPT_TRANSITIONS.toAcs;
+    if (!tx.attempts.move(attemptId, t.from, t.to, nowMs)) return refuse("payment_ref_expired");
+    return { kind: "bank-form", action: started.action, fields: started.fields };
+  }
+  const t = ATTEMPT_TRANSITIONS.decline;
+  if (tx.attempts.move(attemptId, t.from, t.to, nowMs, true)) releaseAfterDecline(tx, deps, payment, nowMs);
+  return refuse("payment_declined");
+}
+
+function releaseAfterDecline(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): void {
+  // The payment stays initiated (no transition row moves it); only the ref and the count change.
+  if (tx.payments.releaseThreeD(payment.code, ATTEMPTABLE_STATUSES, nowMs)) {
+    onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+  }
+}

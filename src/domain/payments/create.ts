@@ -1,0 +1,182 @@
+import type { Deps } from "../../deps";
+import { fail } from "../../errors";
+import { invariant } from "../../invariant";
+import { THREE_D_WINDOW_EXTENDED_MS, THREE_D_WINDOW_STANDARD_MS } from "../../limits";
+import type { TerminalRow } from "../../store/catalog-sql";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { NewPayment, PaymentChannel, PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { assertAcceptingPayments } from "../acceptance/service";
+import { checkRedirectUrl } from "../checks/redirect-url";
+import { resolveTerminal } from "../installments/service";
+import { exceededConnectionLimit } from "./connection-limits";
+import { PAYMENT_EXPIRY_TIMER } from "./expiry";
+import { isHoldingStatus } from "./machine";
+import type { CreatePaymentBody } from "./schema";
+import { expireIfDue } from "./transitions";
+
+/** Interface 1: currency is always TRY and not a request field. */
+export const CURRENCY = "TRY";
+
+export type CreateOutcome = { replay: boolean; payment: PaymentRow };
+
+/** A create request after its shape checks, installment defaulted and returnUrl normalised. */
+type PaymentRequest = {
+  partnerTxCode: string;
+  terminalId: string;
+  amount: number;
+  installment: number;
+  description: string | null;
+  returnUrl: string;
+};
+
+/**
+ * Interface 4.5. The idempotency check and the insert run in ONE unit of work, so N concurrent
+ * creates with one code see each other in order: exactly one inserts, the rest replay or get 409
+ * (the partial unique index `payments_active_tx_code` is the backstop).
+ */
+export async function createApiPayment(deps: Deps, partner: PartnerRow, body: CreatePaymentBody): Promise<CreateOutcome> {
+  const returnUrl = checkRedirectUrl(body.returnUrl, partner.allowedRedirectHosts);
+  if (!returnUrl.ok) fail("validation_error", `returnUrl: ${returnUrl.reason}`);
+  const request: PaymentRequest = {
+    partnerTxCode: body.partnerTxCode,
+    terminalId: body.terminalId,
+    amount: body.amount,
+    installment: body.installment ?? 1,
+    description: body.description ?? null,
+    returnUrl: returnUrl.url,
+  };
+  return deps.store.write((tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs()));
+}
+
+/**
+ * The business rules of 4.5 in their fixed precedence (after the 400s of the body and returnUrl):
+ * 1. terminal owned and active, else 403 terminal_not_allowed;
+ * 2. partner accepting payments, else 403 partner_not_active;
+ * 3. an active payment holding the code: 200 replay when the request is the same, else 409
+ *    duplicate_partner_tx_code. A replay comes before the 422s on purpose: the existing payment
+ *    already uses the connection's limits, and a retry must not be refused because of itself;
+ * 4. the account's per-transaction min/max, else 422 amount_limit_exceeded;
+ * 5. the count in the terminal's effective set, else 422 installment_not_allowed (7.4 reason 2);
+ * 6. the connection limits (per tx, daily, weekly, monthly, time window), else 422 pos_*.
+ * Any refusal throws, which rolls the unit back: nothing is created and the code stays free.
+ */
+function createInUnit(tx: Repos, deps: Deps, partner: PartnerRow, r: PaymentRequest, nowMs: number): CreateOutcome {
+  const { terminal, connection, pricing } = resolveTerminal(tx, r.terminalId, partner);
+  assertAcceptingPayments(tx, partner, nowMs);
+  const holder = holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
+  if (holder) return { replay: true, payment: replayOf(holder, r) };
+  if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
+    fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
+  }
+  if (!pricing.effectiveInstallments.includes(r.installment)) {
+    fail("installment_not_allowed", "installment: not in the terminal's installment set");
+  }
+  const limit = exceededConnectionLimit(tx, connection, r.amount, nowMs, null);
+  if (limit !== null) fail(limit);
+  const payment = insertPayment(tx, deps, terminal, { ...r, channel: "api", linkId: null, principal: r.amount }, nowMs);
+  return { replay: false, payment };
+}
+
+/**
+ * The active payment holding the code, if any. A payment whose window has passed is expired first
+ * (the timer may not have run yet), so at `expiresAt` the code is already free (product 16).
+ */
+function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode: string, nowMs: number): PaymentRow | null {
+  const holder = tx.payments.holdingTxCode(partnerId, partnerTxCode);
+  if (!holder) return null;
+  return isHoldingStatus(expireIfDue(tx, deps, holder, nowMs).status) ? holder : null;
+}
+
+/**
+ * Interface 4.5 "same request": partnerId (the lookup's scope), terminalId, amount, installment and
+ * currency equal, and made through the same interface (boundary 2: a panel or link payment is
+ * never replayed by the API, and a `PL-` code of an active link payment is 409, boundary 3).
+ * returnUrl and description are left out of the comparison.
+ */
+function replayOf(holder: PaymentRow, r: PaymentRequest): PaymentRow {
+  const same =
+    holder.channel === "api" &&
+    holder.terminalId === r.terminalId &&
+    holder.amount === r.amount &&
+    holder.installment === r.installment &&
+    holder.currency === CURRENCY;
+  if (!same) fail("duplicate_partner_tx_code", "partnerTxCode: already used by a different request");
+  return holder;
+}
+
+export type LinkPaymentInput = {
+  partner: PartnerRow;
+  linkId: string;
+  terminalId: string;
+  /** n of `PL-<linkId>-<n>`: from `tx.links.nextAttemptSeq(linkId)`. */
+  n: number;
+  /** The charged amount: the chosen option's totalAmount. */
+  amount: number;
+  /** The link's base amount: the commission base on net terminals (product 5). */
+  principal: number;
+  installment: number;
+  description: string | null;
+  /** Where the callback's 303 goes (with ?paymentCode=…&status=…): the link's own result page. */
+  returnUrl: string;
+};
+
+/**
+ * Product 5 / 7: a payment made through a link, inside the link page's unit of work. Channel
+ * `link`, partnerTxCode `PL-<linkId>-<n>`. The caller has checked the link (state, allowed
+ * counts, the option); this checks the terminal (403) and the code. Connection limits are not
+ * checked here: for link payments they are a 3D-start refusal (interface 7.5), generic page.
+ */
+export function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput, nowMs: number): PaymentRow {
+  const { terminal } = resolveTerminal(tx, input.terminalId, input.partner);
+  const partnerTxCode = `PL-${input.linkId}-${input.n}`;
+  if (holdingPayment(tx, deps, input.partner.id, partnerTxCode, nowMs)) {
+    fail("duplicate_partner_tx_code", "partnerTxCode: already used by an active payment");
+  }
+  const request = {
+    partnerTxCode,
+    terminalId: input.terminalId,
+    amount: input.amount,
+    installment: input.installment,
+    description: input.description,
+    returnUrl: input.returnUrl,
+    channel: "link" as const,
+    linkId: input.linkId,
+    principal: input.principal,
+  };
+  return insertPayment(tx, deps, terminal, request, nowMs);
+}
+
+type Insertable = PaymentRequest & { channel: PaymentChannel; linkId: string | null; principal: number };
+
+/** Interface 3.2 first row: initiated, with a fresh paymentRef; the 3D window timer starts now. */
+function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertable, nowMs: number): PaymentRow {
+  const row: NewPayment = {
+    code: deps.ids.paymentCode(),
+    partnerId: terminal.partnerId,
+    terminalId: terminal.id,
+    connectionId: terminal.connectionId,
+    partnerTxCode: r.partnerTxCode,
+    channel: r.channel,
+    linkId: r.linkId,
+    amount: r.amount,
+    principal: r.principal,
+    currency: CURRENCY,
+    installment: r.installment,
+    description: r.description,
+    returnUrl: r.returnUrl,
+    paymentRef: deps.ids.paymentRef(),
+    expiresAtMs: nowMs + threeDWindowMs(terminal),
+    createdAtMs: nowMs,
+  };
+  tx.payments.insert(row);
+  deps.timers.schedule(PAYMENT_EXPIRY_TIMER, row.code, row.expiresAtMs);
+  const payment = tx.payments.get(row.code);
+  invariant(payment, "a payment just inserted is readable");
+  return payment;
+}
+
+/** Interface 3.2 / 8: 30 minutes, 135 on terminals of the `extended` infrastructure. */
+export function threeDWindowMs(terminal: TerminalRow): number {
+  return terminal.infrastructure === "extended" ? THREE_D_WINDOW_EXTENDED_MS : THREE_D_WINDOW_STANDARD_MS;
+}

@@ -1,0 +1,24 @@
+import type { TimerModule } from "../../timer-modules";
+import { expireIfDue } from "./transitions";
+
+/** Timer kind of the 3D window end (interface 3.2); key = paymentCode, due = expiresAt. */
+export const PAYMENT_EXPIRY_TIMER = "payment-expiry";
+
+/**
+ * The wheel's payment expiry, at exactly `expiresAt` (product 16: passed means now >= expiresAt).
+ * At-least-once: the handler re-reads the row, so a timer for a payment captured or failed
+ * meanwhile does nothing, and one that fires early (the clock was set back) is put back.
+ */
+export const paymentExpiryTimer: TimerModule = {
+  kind: PAYMENT_EXPIRY_TIMER,
+  handler: (deps) => async (code) => {
+    await deps.store.write((tx) => {
+      const payment = tx.payments.get(code);
+      if (!payment || payment.status !== "initiated") return;
+      const nowMs = deps.clock.nowMs();
+      if (nowMs < payment.expiresAtMs) deps.timers.schedule(PAYMENT_EXPIRY_TIMER, code, payment.expiresAtMs);
+      else expireIfDue(tx, deps, payment, nowMs);
+    });
+  },
+  pending: (deps) => deps.store.q.payments.initiatedExpiries().map((p) => ({ key: p.code, dueAtMs: p.expiresAtMs })),
+};

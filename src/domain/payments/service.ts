@@ -1,0 +1,50 @@
+import type { Deps } from "../../deps";
+import { fail } from "../../errors";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { isHoldingStatus } from "./machine";
+import { expireIfDue, isPaymentDue } from "./transitions";
+import type { RefundSummary } from "./view";
+
+// Lookups of interface 4.6 and 4.13, both scoped to the caller: another partner's payment reads
+// as absent (404 payment_not_found), like an unknown one.
+
+/**
+ * A payment past its window still `initiated` (the timer has not run yet) is expired before it is
+ * shown, so no lookup ever sees an initiated payment at or after its expiresAt (product 16).
+ */
+async function settleDue(deps: Deps, payment: PaymentRow): Promise<PaymentRow> {
+  if (!isPaymentDue(payment, deps.clock.nowMs())) return payment;
+  return deps.store.write((tx) => {
+    const fresh = tx.payments.get(payment.code);
+    return fresh ? expireIfDue(tx, deps, fresh, deps.clock.nowMs()) : payment;
+  });
+}
+
+/** Interface 4.13: any state. */
+export async function paymentByCode(deps: Deps, partnerId: string, code: string): Promise<PaymentRow> {
+  const payment = deps.store.q.payments.getOwned(partnerId, code);
+  if (!payment) fail("payment_not_found");
+  return settleDue(deps, payment);
+}
+
+/**
+ * Interface 4.6: only an active payment (initiated, captured, voided, refunded) resolves; for a
+ * failed or expired one the definitive lookup is by paymentCode. Codes of every channel resolve,
+ * `PL-` codes of link payments included.
+ */
+export async function paymentByTxCode(deps: Deps, partnerId: string, partnerTxCode: string): Promise<PaymentRow> {
+  const holder = deps.store.q.payments.holdingTxCode(partnerId, partnerTxCode);
+  if (!holder) fail("payment_not_found");
+  const payment = await settleDue(deps, holder);
+  if (!isHoldingStatus(payment.status)) fail("payment_not_found");
+  return payment;
+}
+
+/**
+ * SEAM for the refunds engineer: the refund summaries of interface 2.3 `refunds`, oldest first.
+ * Payments alone have none; the refunds module replaces this body with its own query.
+ */
+export function refundSummariesOf(_q: Repos, _paymentCode: string): RefundSummary[] {
+  return [];
+}

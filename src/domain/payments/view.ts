@@ -1,0 +1,82 @@
+import type { PaymentRow } from "../../store/payments-sql";
+import { toIso } from "../checks/istanbul-time";
+import { handoffUrlOf } from "../handoff/paths";
+
+/** Interface 2.2. */
+export type PaymentCreatedJson = {
+  paymentCode: string;
+  status: string;
+  paymentRef: string;
+  handoffUrl: string;
+  idempotentReplay: boolean;
+};
+
+/**
+ * What the refunds module hands to `toPaymentJson` for each refund of the payment (SEAM for the
+ * refunds engineer: interface 2.3 `refunds`, oldest first).
+ */
+export type RefundSummary = {
+  refundId: string;
+  amount: number;
+  status: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+/** Interface 2.3 refund summary. */
+export type RefundSummaryJson = { refundId: string; amount: number; status: string; createdAt: string; updatedAt: string };
+
+/** Interface 2.3, field for field and nothing more (card brand and bank references stay inside). */
+export type PaymentJson = {
+  paymentCode: string;
+  partnerTxCode: string;
+  status: string;
+  amount: number;
+  currency: string;
+  installmentCount: number;
+  maskedPan: string | null;
+  cardFamily: string | null;
+  cardBank: string | null;
+  appliedRateBps: number | null;
+  appliedFixedFee: number | null;
+  commissionAmount: number | null;
+  netToPartner: number | null;
+  expectedValueDate: string | null;
+  refunds: RefundSummaryJson[];
+};
+
+/** Interface 2.2: a replay shows the payment's current status (4.5). */
+export function toPaymentCreatedJson(payment: PaymentRow, replay: boolean, baseUrl: string): PaymentCreatedJson {
+  return {
+    paymentCode: payment.code,
+    status: payment.status,
+    paymentRef: payment.paymentRef,
+    handoffUrl: handoffUrlOf(baseUrl),
+    idempotentReplay: replay,
+  };
+}
+
+export function toRefundSummaryJson(r: RefundSummary): RefundSummaryJson {
+  return { refundId: r.refundId, amount: r.amount, status: r.status, createdAt: toIso(r.createdAtMs), updatedAt: toIso(r.updatedAtMs) };
+}
+
+/** Interface 2.3. */
+export function toPaymentJson(payment: PaymentRow, refunds: readonly RefundSummary[]): PaymentJson {
+  return {
+    paymentCode: payment.code,
+    partnerTxCode: payment.partnerTxCode,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    installmentCount: payment.installment,
+    maskedPan: payment.maskedPan,
+    cardFamily: payment.cardFamily,
+    cardBank: payment.cardBank,
+    appliedRateBps: payment.appliedRateBps,
+    appliedFixedFee: payment.appliedFixedFee,
+    commissionAmount: payment.commissionAmount,
+    netToPartner: payment.netToPartner,
+    expectedValueDate: payment.expectedValueDate,
+    refunds: refunds.map(toRefundSummaryJson),
+  };
+}

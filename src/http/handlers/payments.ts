@@ -1,0 +1,28 @@
+import { createApiPayment } from "../../domain/payments/create";
+import { txCodeQuery, type CreatePaymentBody } from "../../domain/payments/schema";
+import { paymentByCode, paymentByTxCode, refundSummariesOf } from "../../domain/payments/service";
+import { toPaymentCreatedJson, toPaymentJson } from "../../domain/payments/view";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { ApiContext, ApiReply } from "../endpoint";
+import { parseWith } from "../read";
+
+/** interface 4.5: 201 for a new payment, 200 for an idempotent replay. */
+export async function createPayment(ctx: ApiContext<CreatePaymentBody>): Promise<ApiReply> {
+  const { replay, payment } = await createApiPayment(ctx.deps, ctx.partner, ctx.body);
+  return { status: replay ? 200 : 201, body: toPaymentCreatedJson(payment, replay, ctx.deps.config.baseUrl) };
+}
+
+/** interface 4.6 */
+export async function getPaymentByTxCode(ctx: ApiContext): Promise<ApiReply> {
+  const { partnerTxCode } = parseWith(txCodeQuery, { partnerTxCode: ctx.query.get("partnerTxCode") ?? undefined });
+  return recordReply(ctx, await paymentByTxCode(ctx.deps, ctx.partner.id, partnerTxCode));
+}
+
+/** interface 4.13 */
+export async function getPayment(ctx: ApiContext): Promise<ApiReply> {
+  return recordReply(ctx, await paymentByCode(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? ""));
+}
+
+function recordReply(ctx: ApiContext, payment: PaymentRow): ApiReply {
+  return { status: 200, body: toPaymentJson(payment, refundSummariesOf(ctx.deps.store.q, payment.code)) };
+}

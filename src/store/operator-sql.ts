@@ -1,0 +1,122 @@
+import type { Db, SqlValue } from "./db";
+
+// Read-only views for the operator CLI (product 14): listings across partners and the rows the
+// API never shows (refunds by batch, payout batches). Kept apart from the resources' own files so
+// the operator's queries never change what the API's named operations do.
+
+/** A listing filter; `null` means "any". `limit` is already validated by the caller. */
+export type OperatorFilter = { partnerId: string | null; status: string | null; limit: number };
+
+export type PaymentSummaryRow = {
+  code: string;
+  partnerId: string;
+  terminalId: string;
+  partnerTxCode: string;
+  channel: string;
+  linkId: string | null;
+  status: string;
+  amount: number;
+  installment: number;
+  maskedPan: string | null;
+  commissionAmount: number | null;
+  netToPartner: number | null;
+  expectedValueDate: string | null;
+  refundedAmount: number;
+  capturedAtMs: number | null;
+  createdAtMs: number;
+};
+
+export type LinkSummaryRow = {
+  id: string;
+  partnerId: string;
+  partnerReference: number;
+  terminalId: string;
+  status: string;
+  amount: number;
+  shareBps: number;
+  description: string | null;
+  expiresAtMs: number;
+  createdAtMs: number;
+};
+
+export type RefundRow = {
+  id: string;
+  paymentCode: string;
+  partnerId: string;
+  partnerRefundCode: string;
+  method: string;
+  status: string;
+  amount: number;
+  procReturnCode: string | null;
+  authCode: string | null;
+  errMsg: string | null;
+  bankReference: string | null;
+  payoutBatchId: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+export type PayoutBatchRow = {
+  id: string;
+  partnerId: string;
+  day: string;
+  amount: number;
+  status: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalId, partner_tx_code AS partnerTxCode,
+  channel, link_id AS linkId, status, amount, installment, masked_pan AS maskedPan,
+  commission_amount AS commissionAmount, net_to_partner AS netToPartner, expected_value_date AS expectedValueDate,
+  refunded_amount AS refundedAmount, captured_at_ms AS capturedAtMs, created_at_ms AS createdAtMs`;
+
+const LINK_SUMMARY = `id, partner_id AS partnerId, partner_reference AS partnerReference, terminal_id AS terminalId,
+  status, amount, share_bps AS shareBps, description, expires_at_ms AS expiresAtMs, created_at_ms AS createdAtMs`;
+
+const REFUND = `id, payment_code AS paymentCode, partner_id AS partnerId, partner_refund_code AS partnerRefundCode,
+  method, status, amount, proc_return_code AS procReturnCode, auth_code AS authCode, err_msg AS errMsg,
+  bank_reference AS bankReference, payout_batch_id AS payoutBatchId, created_at_ms AS createdAtMs,
+  updated_at_ms AS updatedAtMs`;
+
+const PAYOUT = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+
+/** `WHERE` for the optional partner and status of a listing (always a valid clause). */
+function filterWhere(f: OperatorFilter): { sql: string; params: SqlValue[] } {
+  const terms = ["1 = 1"];
+  const params: SqlValue[] = [];
+  if (f.partnerId !== null) {
+    terms.push("partner_id = ?");
+    params.push(f.partnerId);
+  }
+  if (f.status !== null) {
+    terms.push("status = ?");
+    params.push(f.status);
+  }
+  return { sql: terms.join(" AND "), params };
+}
+
+export function operatorSql(db: Db) {
+  const list = <T>(columns: string, table: string, order: string, f: OperatorFilter): T[] => {
+    const where = filterWhere(f);
+    return db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where.sql} ORDER BY ${order} LIMIT ?`).all<T>(...where.params, f.limit);
+  };
+  return {
+    /** Newest first; the code breaks ties (it is time-ordered, product 2). */
+    payments: (f: OperatorFilter) => list<PaymentSummaryRow>(PAYMENT_SUMMARY, "payments", "created_at_ms DESC, code DESC", f),
+    paymentsOfLink: (linkId: string) =>
+      db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE link_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(linkId),
+    paymentsOfBatch: (batchId: string) =>
+      db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE payout_batch_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(batchId),
+    /** interface 4.2's order (product 16), across partners; the id makes it total. */
+    links: (f: OperatorFilter) => list<LinkSummaryRow>(LINK_SUMMARY, "payment_links", "created_at_ms DESC, partner_reference DESC, id DESC", f),
+    refund: (id: string) => db.prepare(`SELECT ${REFUND} FROM refunds WHERE id = ?`).get<RefundRow>(id),
+    refundsOfPayment: (code: string) =>
+      db.prepare(`SELECT ${REFUND} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(code),
+    refundsOfBatch: (batchId: string) =>
+      db.prepare(`SELECT ${REFUND} FROM refunds WHERE payout_batch_id = ? ORDER BY created_at_ms, id`).all<RefundRow>(batchId),
+    /** Latest day first. */
+    payoutBatches: (f: OperatorFilter) => list<PayoutBatchRow>(PAYOUT, "payout_batches", "day DESC, partner_id, id", f),
+    payoutBatch: (id: string) => db.prepare(`SELECT ${PAYOUT} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
+  };
+}

@@ -1,0 +1,133 @@
+import { TEST_SEED } from "../support/fixtures";
+import { formClient, type Outcome } from "../support/form-client";
+import type { Harness, Reply } from "../support/harness";
+
+// Shared steps of the payment and handoff API tests (not a test file itself).
+
+export const BASE = "http://kasa.test";
+export const RETURN_URL = "https://shop.example/checkout/done";
+/** Any 3-digit CVV works (product 6); this one appears nowhere else in the fixtures. */
+export const CVV = "857";
+export const EXPIRY = { expireMonth: "12", expireYear: "34" };
+
+let seq = 0;
+export const nextTxCode = (): string => `order-${++seq}`;
+
+export type CreateInput = {
+  amount?: number;
+  partnerTxCode?: string;
+  terminalId?: string;
+  installment?: number | null;
+  description?: string | null;
+  returnUrl?: string;
+  [extra: string]: unknown;
+};
+
+export const createBody = (over: CreateInput = {}): Record<string, unknown> => ({
+  amount: 10_000,
+  partnerTxCode: nextTxCode(),
+  terminalId: "T-1",
+  returnUrl: RETURN_URL,
+  ...over,
+});
+
+export const createPayment = (h: Harness, over: CreateInput = {}, key?: string): Promise<Reply> =>
+  h.post("/v1/payments", createBody(over), key === undefined ? undefined : { key });
+
+export const clientOf = (h: Harness) => formClient((url, init) => h.runtime.app.request(url, init), [BASE]);
+
+export const cardFields = (paymentRef: string, pan: string, over: Record<string, string> = {}): Record<string, string> => ({
+  paymentRef,
+  pan,
+  ...EXPIRY,
+  cv2: CVV,
+  ...over,
+});
+
+/** The buyer's browser posts the card to the handoff URL and follows the auto-submit to the ACS. */
+export const handOff = (h: Harness, paymentRef: string, pan: string, over: Record<string, string> = {}): Promise<Outcome> =>
+  clientOf(h).post(`${BASE}/handoff`, cardFields(paymentRef, pan, over));
+
+/** At the ACS page: type the code and press a button; answers where the browser was sent. */
+export async function answerAcs(h: Harness, acs: Outcome, otp = "123456", button = "confirm"): Promise<Outcome> {
+  const form = acs.page?.forms[0];
+  if (!form) throw new Error(`no ACS form: ${acs.page?.status} ${acs.page?.body.slice(0, 300)}`);
+  return clientOf(h).submit(form, { otp }, button);
+}
+
+/** Handoff, ACS and callback: the whole browser journey of one card. */
+export async function pay(h: Harness, paymentRef: string, pan: string, otp = "123456"): Promise<{ acs: Outcome; done: Outcome }> {
+  const acs = await handOff(h, paymentRef, pan);
+  return { acs, done: await answerAcs(h, acs, otp) };
+}
+
+/** Luhn check digit for `body` (the PAN without its last digit). */
+export function luhnComplete(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+// ---- fixtures and probes -------------------------------------------------------------------
+
+type Seed = typeof TEST_SEED;
+type ConnectionSeed = NonNullable<Seed["connections"]>[number];
+type PartnerSeed = NonNullable<Seed["partners"]>[number];
+type TerminalSeed = NonNullable<Seed["terminals"]>[number];
+
+/** TEST_SEED with the test's changes to vpos-1, ptn_test and extra rows. */
+export function seedWith(o: {
+  connection?: Partial<ConnectionSeed>;
+  partner?: Partial<PartnerSeed>;
+  psp?: { active: boolean };
+  connections?: ConnectionSeed[];
+  terminals?: TerminalSeed[];
+  holds?: Seed["holds"];
+}): Seed {
+  return {
+    ...TEST_SEED,
+    psps: [{ id: "psp-1", active: o.psp?.active ?? true }],
+    connections: [...TEST_SEED.connections!.map((c) => ({ ...c, ...o.connection })), ...(o.connections ?? [])],
+    partners: TEST_SEED.partners!.map((p) => (p.id === "ptn_test" ? { ...p, ...o.partner } : p)),
+    terminals: [...TEST_SEED.terminals!, ...(o.terminals ?? [])],
+    holds: o.holds ?? null,
+  };
+}
+
+/** Event types queued for a payment, oldest first (the outbox, product 11). */
+export function eventsOf(h: Harness, paymentCode: string): string[] {
+  return h.store.q.webhooks
+    .list({ partnerId: null, status: null, limit: 10_000 })
+    .map((d) => JSON.parse(d.body) as { type: string; paymentCode?: string; occurredAt: string })
+    .filter((b) => b.paymentCode === paymentCode)
+    .reverse()
+    .map((b) => b.type);
+}
+
+export const paymentCount = (h: Harness): number =>
+  h.store.db.prepare("SELECT count(*) AS n FROM payments").get<{ n: number }>()?.n ?? 0;
+
+export const paymentRow = (h: Harness, code: string) => {
+  const row = h.store.q.payments.get(code);
+  if (!row) throw new Error(`no payment ${code}`);
+  return row;
+};
+
+/** Creates and pays with an approved card: a captured payment that keeps using limits. */
+export async function capturedPayment(h: Harness, over: CreateInput = {}): Promise<string> {
+  const r = await createPayment(h, over);
+  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
+  const { done } = await pay(h, r.json.paymentRef, "4000001100000009");
+  if (!done.leftTo?.includes("status=captured")) throw new Error(`not captured: ${done.leftTo} ${done.page?.body.slice(0, 400)}`);
+  return r.json.paymentCode as string;
+}
+
+/** The refusal page's code, or null on a generic page (product 6.5, 16). */
+export const pageCode = (body: string): string | null => /Hata kodu<\/dt><dd><code>([^<]+)<\/code>/.exec(body)?.[1] ?? null;
+
+/** The traceId the page shows (product 6.5). */
+export const pageTraceId = (body: string): string | null => /İzleme no<\/dt><dd><code>([^<]+)<\/code>/.exec(body)?.[1] ?? null;

@@ -1,0 +1,103 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCommand, type CommandDef } from "citty";
+import { consola } from "consola";
+import { vi } from "vitest";
+import { seedCommand } from "../../cli/commands/seed";
+import { CliError } from "../../cli/context";
+import { openStore } from "../../src/store/store";
+import { TEST_SEED } from "../support/fixtures";
+
+// In-process runs of operator commands over a temp database file (issue 10): the same code path
+// as the binary minus process.exit, with stdout (--json) and consola (human output) captured.
+
+export const T0 = Date.parse("2026-03-02T09:00:00.000Z"); // 12:00 Istanbul
+
+/** A fresh database file loaded with the test seed (two partners, four terminals). */
+export async function seededDb(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "kasa-cli-"));
+  const db = join(dir, "kasa.db");
+  const seed = join(dir, "seed.json");
+  writeFileSync(seed, JSON.stringify(TEST_SEED));
+  await runJson(seedCommand, [seed, "--db", db]);
+  return db;
+}
+
+// biome-ignore lint: citty's generic command type
+type AnyCommand = CommandDef<any>;
+
+/** Runs with `--json` and parses what was printed. */
+export async function runJson<T = unknown>(cmd: AnyCommand, rawArgs: string[]): Promise<T> {
+  let out = "";
+  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    await runCommand(cmd, { rawArgs: [...rawArgs, "--json"] });
+  } finally {
+    write.mockRestore();
+  }
+  return JSON.parse(out) as T;
+}
+
+/** Runs without `--json` and answers the human output. */
+export async function runHuman(cmd: AnyCommand, rawArgs: string[]): Promise<string> {
+  const lines: string[] = [];
+  const log = vi.spyOn(consola, "log").mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(" ")));
+  try {
+    await runCommand(cmd, { rawArgs });
+  } finally {
+    log.mockRestore();
+  }
+  return lines.join("\n");
+}
+
+/** The error a run throws, with the exit code cli/main.ts would use. */
+export async function runError(cmd: AnyCommand, rawArgs: string[]): Promise<{ message: string; exitCode: number }> {
+  try {
+    await runJson(cmd, rawArgs);
+  } catch (error) {
+    if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+    if (error instanceof Error && error.name === "CLIError") return { message: error.message, exitCode: 2 };
+    throw error;
+  }
+  throw new Error(`expected ${rawArgs.join(" ")} to fail`);
+}
+
+/**
+ * Payments, a link, refunds and a payout batch, written through the store's named operations
+ * where they exist; refunds and payout batches have none yet, so their rows go in as SQL.
+ */
+export async function addMoneyRows(db: string): Promise<void> {
+  const store = await openStore(db);
+  try {
+    await store.write((tx) => {
+      tx.links.insert({
+        id: "pl_cli0000000000000001", partnerId: "ptn_test", token: "tok_cli", partnerReference: 1, terminalId: "T-1",
+        status: "completed", amount: 10_000, shareBps: 0, description: "Order 1", redirectUrl: null, allowedCounts: [1, 3],
+        items: [{ name: "Mug", note: null, amount: 10_000 }], payerName: null, attemptSeq: 1, firstOpenedAtMs: T0,
+        lastOpenedAtMs: T0, expiresAtMs: T0 + 7 * 86_400_000, createdAtMs: T0 - 60_000, updatedAtMs: T0,
+      });
+      const base = { terminalId: "T-1", connectionId: "vpos-1", currency: "TRY", description: null, returnUrl: null, expiresAtMs: T0 + 1_800_000 };
+      tx.payments.insert({ ...base, code: "pay_cli0000000000000001", partnerId: "ptn_test", partnerTxCode: "PL-pl_cli0000000000000001-1", channel: "link", linkId: "pl_cli0000000000000001", amount: 10_000, principal: 10_000, installment: 1, paymentRef: "ref_secret_1", createdAtMs: T0 });
+      tx.payments.insert({ ...base, code: "pay_cli0000000000000002", partnerId: "ptn_test", partnerTxCode: "ORDER-2", channel: "api", linkId: null, amount: 250_075, principal: 250_075, installment: 3, paymentRef: "ref_secret_2", createdAtMs: T0 + 1000 });
+      tx.payments.insert({ ...base, code: "pay_cli0000000000000003", terminalId: "T-OTHER", partnerId: "ptn_other", partnerTxCode: "X-1", channel: "api", linkId: null, amount: 500, principal: 500, installment: 1, paymentRef: "ref_secret_3", createdAtMs: T0 + 2000 });
+      const card = { maskedPan: "400000******0009", cardBrand: "bonus", cardFamily: "credit", cardBank: "Demo Bank A", appliedRateBps: 199, appliedFixedFee: null };
+      tx.payments.markThreeDStarted("pay_cli0000000000000001", ["initiated"], card, T0 + 10_000);
+      tx.payments.markCaptured("pay_cli0000000000000001", ["initiated"], { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-03-03", bankReference: "BR1", authCode: "A1" }, T0 + 20_000);
+    });
+    store.db.exec(`
+      INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, proc_return_code,
+        auth_code, err_msg, bank_reference, payout_batch_id, created_at_ms, updated_at_ms)
+      VALUES ('rfd_cli0000000000000001', 'pay_cli0000000000000001', 'ptn_test', 'R-1', 'credit', 'approved', 1000, '00',
+        'RA1', NULL, 'RB1', 'pob_cli0000000000000001', ${T0 + 86_400_000}, ${T0 + 86_400_000});
+      INSERT INTO payout_batches (id, partner_id, day, amount, status, created_at_ms, updated_at_ms)
+      VALUES ('pob_cli0000000000000001', 'ptn_test', '2026-03-03', 8801, 'paid_out', ${T0 + 86_400_000}, ${T0 + 86_400_000});
+      UPDATE payments SET refunded_amount = 1000, settled_day = '2026-03-02', payout_batch_id = 'pob_cli0000000000000001' WHERE code = 'pay_cli0000000000000001';
+    `);
+  } finally {
+    await store.close();
+  }
+}
