@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
 import { createIds, type Ids } from "../src/ids";
@@ -29,8 +30,15 @@ export type CliContext = { store: Store; clock: Clock; ids: Ids };
  * Opens the server's database for one command (safe while it runs: WAL, short transactions,
  * busy_timeout). The sandbox's clock offset is honoured so operator times match the service's.
  */
-export async function withStore<T>(args: { db?: unknown }, fn: (ctx: CliContext) => Promise<T> | T): Promise<T> {
-  const store = await openStore(resolveDbPath(args.db));
+export async function withStore<T>(
+  args: { db?: unknown },
+  fn: (ctx: CliContext) => Promise<T> | T,
+  { create = false }: { create?: boolean } = {},
+): Promise<T> {
+  const path = resolveDbPath(args.db);
+  // Only `seed` may start a database; a mistyped --db must not silently answer from an empty one.
+  if (!create && path !== ":memory:" && !existsSync(path)) throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
+  const store = await openStore(path);
   try {
     const clock = store.q.meta.get("sandbox.clock_offset_ms") === undefined ? systemClock : sandboxClockFor(store);
     return await fn({ store, clock, ids: createIds(clock) });

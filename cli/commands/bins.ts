@@ -21,7 +21,7 @@ function readCsv(file: string): string {
 }
 
 export const binsImportCommand = defineCommand({
-  meta: { name: "import", description: "import a BIN table CSV (bin,brand,family,bank,installments), all or nothing" },
+  meta: { name: "import", description: "Import a BIN table CSV (bin,brand,family,bank,installments), all or nothing.\n\nExample: kasa bins import bins.csv --db kasa.db" },
   args: {
     file: { type: "positional", description: "CSV file with the header bin,brand,family,bank,installments", valueHint: "FILE.csv", required: true },
     ...commonArgs,
@@ -37,12 +37,13 @@ export const binsImportCommand = defineCommand({
         for (const row of rows) tx.catalog.upsertBin(row);
         return rows.length;
       }),
+      { create: true },
     );
     output(args, { file: args.file, imported }, () => `Imported ${imported} BIN rows from ${args.file}.`);
   },
 });
 
 export const binsCommand = defineCommand({
-  meta: { name: "bins", description: "manage the BIN table (card brand, family, bank per 8-digit BIN)" },
+  meta: { name: "bins", description: "Manage the BIN table (card brand, family, bank per 8-digit BIN).\n\nExample: kasa bins import bins.csv" },
   subCommands: { import: binsImportCommand },
 });

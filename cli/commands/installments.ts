@@ -49,7 +49,7 @@ function quoteOne(input: QuoteInput): QuoteRow {
 }
 
 export const installmentsQuoteCommand = defineCommand({
-  meta: { name: "quote", description: "print product 8's golden vectors, or compute one quote from the flags" },
+  meta: { name: "quote", description: "Print product 8's golden vectors, or compute one quote from the flags.\n\nExample: kasa installments quote --basis gross --base 100000 --rate 450 --fee 100 --share 10000 --json" },
   args: {
     basis: { type: "string", description: "commission basis: gross (default) or net", valueHint: "gross|net" },
     base: { type: "string", description: "baseAmount in kuruş (>= 1)", valueHint: "KURUS" },
@@ -70,6 +70,6 @@ export const installmentsQuoteCommand = defineCommand({
 });
 
 export const installmentsCommand = defineCommand({
-  meta: { name: "installments", description: "installment commission math (product 8)" },
+  meta: { name: "installments", description: "Installment commission math (product 8).\n\nExample: kasa installments quote --json" },
   subCommands: { quote: installmentsQuoteCommand },
 });

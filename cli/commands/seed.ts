@@ -32,6 +32,6 @@ export const seedCommand = defineCommand({
         if (error instanceof SeedError) throw new CliError(`${args.file}: ${error.message}`);
         throw error;
       }
-    });
+    }, { create: true });
   },
 });

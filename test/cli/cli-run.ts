@@ -24,7 +24,8 @@ export async function seededDb(): Promise<string> {
   return db;
 }
 
-// biome-ignore lint: citty's generic command type
+/** Any command, whatever its arguments (citty types commands by their argument definitions). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandDef<any>;
 
 /** Runs with `--json` and parses what was printed. */

@@ -7,7 +7,7 @@ import { root } from "../../cli/root";
 
 type Leaf = { path: string; description: string };
 
-// biome-ignore lint: citty's generic command type
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function leaves(cmd: CommandDef<any>, path: string): Promise<Leaf[]> {
   const resolve = async <T>(x: T | (() => T | Promise<T>) | Promise<T>): Promise<T> => (typeof x === "function" ? await (x as () => T)() : await x);
   const subs = cmd.subCommands ? await resolve(cmd.subCommands) : undefined;
