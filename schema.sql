@@ -202,6 +202,10 @@ CREATE TABLE IF NOT EXISTS refunds (
 -- A pending refund blocks new ones on the payment (product 9); the index makes it a fact.
 CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
+-- Approved credit refunds a day end has not netted yet, and the refunds of a payout batch.
+CREATE INDEX IF NOT EXISTS refunds_payout_due ON refunds(partner_id, updated_at_ms)
+  WHERE method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL;
+CREATE INDEX IF NOT EXISTS refunds_by_payout_batch ON refunds(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS dayends (
   day       TEXT PRIMARY KEY,     -- Istanbul date that ended
@@ -218,6 +222,11 @@ CREATE TABLE IF NOT EXISTS payout_batches (
   updated_at_ms INTEGER NOT NULL,
   UNIQUE (partner_id, day)
 ) WITHOUT ROWID;
+-- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
+CREATE INDEX IF NOT EXISTS payments_payout_due ON payments(partner_id, expected_value_date)
+  WHERE settled_day IS NOT NULL AND payout_batch_id IS NULL;
+CREATE INDEX IF NOT EXISTS payments_by_payout_batch ON payments(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payout_batches_pending ON payout_batches(created_at_ms) WHERE status = 'pending';
 
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
   id                  TEXT PRIMARY KEY,

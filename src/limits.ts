@@ -62,6 +62,13 @@ export const WEBHOOK_ERROR_TEXT_MAX_CHARS = 200;
 /** How often a server looks for deliveries queued by another process (the CLI's resend and test). */
 export const WEBHOOK_SWEEP_INTERVAL_MS = 5 * SECOND_MS;
 
+/** product 9: refund records per payment (interface 2.3 lists them all); one more is payment_not_refundable. */
+export const REFUNDS_PER_PAYMENT_MAX = 100;
+/** A pending refund without the bank's hint, or a bank call that failed, is tried again after this. */
+export const BANK_RETRY_MS = 60 * SECOND_MS;
+/** product 9: a server down for longer than this catches up only this many day ends (they are cumulative). */
+export const DAYEND_CATCH_UP_MAX_DAYS = 366;
+
 /** Sandbox refunds of the "slow" test card stay pending this long (product 6). */
 export const SIM_PENDING_REFUND_MS = 60 * SECOND_MS;
 

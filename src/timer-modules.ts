@@ -1,6 +1,8 @@
 import type { Deps } from "./deps";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
 import { paymentExpiryTimer } from "./domain/payments/expiry";
+import { refundCheckTimer } from "./domain/refunds/timer";
+import { dayendTimer, payoutTimer } from "./domain/settlement/timers";
 import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
 import type { TimerHandler } from "./timers";
 
@@ -14,4 +16,4 @@ export type TimerModule = {
   pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
 };
 
-export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer, paymentExpiryTimer];
+export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer, paymentExpiryTimer, refundCheckTimer, dayendTimer, payoutTimer];

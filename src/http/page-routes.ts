@@ -1,6 +1,7 @@
 import type { Deps } from "../deps";
 import type { PageRoute } from "./page";
 import { handoffPages } from "./pages/handoff";
+import { linkPages } from "./pages/link-pages";
 import { simBankPages } from "./pages/sim-bank";
 
 // Every browser-facing route, as one table (the API's is routes.ts).
@@ -11,5 +12,9 @@ export function pageRoutes(deps: Deps): PageRoute[] {
     ...handoffPages(deps),
     // product 6.3: the simulated bank's ACS, POST /sim-bank/acs (only when the bank is `sim`).
     ...simBankPages(deps),
+    // interface 1.4, 3.1, 4.1.1 / product 7, 16: the hosted link pages. GET /l/:token, POST
+    // /l/:token/options (JSON), the no-JS steps POST /l/:token/installments and /card, POST
+    // /l/:token/pay, GET /l/:token/result.
+    ...linkPages(deps),
   ];
 }

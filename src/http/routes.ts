@@ -8,6 +8,8 @@ import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks 
 import { createLinkBody } from "../domain/payment-links/schema";
 import { createPayment, getPayment, getPaymentByTxCode } from "./handlers/payments";
 import { createPaymentBody } from "../domain/payments/schema";
+import { getRefund, postRefund } from "./handlers/refunds";
+import { refundBody } from "../domain/refunds/schema";
 
 // The whole API as one table (DESIGN.md): method, path, gate, budgets, Retry-After, body schema,
 // handler. Budget names are product 12's.
@@ -29,6 +31,11 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
     { method: "POST", path: "/v1/payments", gate: true, budgets: ["payments.create.key", "payments.create.ip", "payments.create.ip.hourly"], retryAfterS: RETRY_AFTER_S, body: createPaymentBody, handle: createPayment },
     { method: "GET", path: "/v1/payments", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getPaymentByTxCode },
     { method: "GET", path: "/v1/payments/:paymentCode", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getPayment },
+    // interface 4.10, 4.11, 4.13: refunds share the reads.key budget (product 12); one body for all three (product 16).
+    { method: "POST", path: "/v1/payments/:paymentCode/refunds", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, body: refundBody, handle: postRefund("auto") },
+    { method: "POST", path: "/v1/payments/:paymentCode/refunds/credit", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, body: refundBody, handle: postRefund("credit") },
+    { method: "POST", path: "/v1/payments/:paymentCode/refunds/void", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, body: refundBody, handle: postRefund("void") },
+    { method: "GET", path: "/v1/payments/:paymentCode/refunds/:refundId", gate: true, budgets: ["reads.key"], retryAfterS: RETRY_AFTER_S, handle: getRefund },
   ];
 }
 

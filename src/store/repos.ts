@@ -2,11 +2,14 @@ import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
 import { attemptsSql } from "./attempts-sql";
 import { catalogSql } from "./catalog-sql";
+import { linkCheckoutSql } from "./link-checkout-sql";
 import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
 import { operatorSql } from "./operator-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
 import { paymentsSql } from "./payments-sql";
+import { refundsSql } from "./refunds-sql";
+import { settlementSql } from "./settlement-sql";
 import { webhooksSql } from "./webhooks-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
@@ -19,9 +22,12 @@ export function createRepos(db: Db) {
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
     links: linksSql(db),
+    linkCheckout: linkCheckoutSql(db),
     payments: paymentsSql(db),
     attempts: attemptsSql(db),
     operator: operatorSql(db),
+    refunds: refundsSql(db),
+    settlement: settlementSql(db),
   };
 }
 

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLinkPayment } from "../../src/domain/payments/create";
 import { MINUTE_MS } from "../../src/limits";
 import type { HtmlForm, Outcome } from "../support/form-client";
 import { harness, T0, type Harness } from "../support/harness";
-import { answerAcs, clientOf, createPayment, eventsOf, handOff, pay, paymentRow, seedWith } from "./payments-flow";
+import { answerAcs, clientOf, createPayment, eventsOf, handOff, linkPaymentOf, pay, paymentRow, seedWith } from "./payments-flow";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -118,16 +117,7 @@ describe("product 5 amounts recorded at capture", () => {
 
   it("net basis on a link payment: commission on the principal (the link's base amount), not the charged total", async () => {
     h = await harness();
-    const link = await h.post("/v1/payment-links", { amount: 10_000, terminalId: "T-NET" });
-    const partner = h.store.q.partners.get("ptn_test")!;
-    const p = await h.store.write((tx) =>
-      createLinkPayment(
-        tx,
-        h.deps,
-        { partner, linkId: link.json.id, terminalId: "T-NET", n: 1, amount: 10_220, principal: 10_000, installment: 1, description: null, returnUrl: "http://kasa.test/l/done" },
-        h.clock.nowMs(),
-      ),
-    );
+    const p = await linkPaymentOf(h, { terminalId: "T-NET", baseAmount: 10_000, amount: 10_220 });
     const { done } = await pay(h, p.paymentRef, APPROVED);
     expect(done.page?.url ?? done.leftTo).toContain("/l/done?paymentCode=");
     expect(paymentRow(h, p.code)).toMatchObject({ channel: "link", commissionAmount: 220, netToPartner: 10_000 });

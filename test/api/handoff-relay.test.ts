@@ -5,7 +5,6 @@ import type { Outcome } from "../support/form-client";
 import {
   answerAcs,
   createPayment,
-  CVV,
   eventsOf,
   handOff,
   pageCode,

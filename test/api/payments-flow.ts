@@ -1,3 +1,6 @@
+import { markOpened } from "../../src/domain/payment-links/service";
+import { createLinkPayment } from "../../src/domain/payments/create";
+import type { PaymentRow } from "../../src/store/payments-sql";
 import { TEST_SEED } from "../support/fixtures";
 import { formClient, type Outcome } from "../support/form-client";
 import type { Harness, Reply } from "../support/harness";
@@ -13,15 +16,8 @@ export const EXPIRY = { expireMonth: "12", expireYear: "34" };
 let seq = 0;
 export const nextTxCode = (): string => `order-${++seq}`;
 
-export type CreateInput = {
-  amount?: number;
-  partnerTxCode?: string;
-  terminalId?: string;
-  installment?: number | null;
-  description?: string | null;
-  returnUrl?: string;
-  [extra: string]: unknown;
-};
+/** Body fields of POST /v1/payments to change; any value, so tests can send wrong types too. */
+export type CreateInput = Record<string, unknown>;
 
 export const createBody = (over: CreateInput = {}): Record<string, unknown> => ({
   amount: 10_000,
@@ -131,3 +127,27 @@ export const pageCode = (body: string): string | null => /Hata kodu<\/dt><dd><co
 
 /** The traceId the page shows (product 6.5). */
 export const pageTraceId = (body: string): string | null => /İzleme no<\/dt><dd><code>([^<]+)<\/code>/.exec(body)?.[1] ?? null;
+
+/**
+ * A payment made through a link, as the link pages make it: the link created by the API, opened
+ * (pending -> launched), then `createLinkPayment` with the link's base amount as the principal.
+ */
+export async function linkPaymentOf(
+  h: Harness,
+  o: { terminalId?: string; baseAmount?: number; amount?: number; installment?: number; returnUrl?: string } = {},
+): Promise<PaymentRow> {
+  const terminalId = o.terminalId ?? "T-1";
+  const baseAmount = o.baseAmount ?? 10_000;
+  const link = await h.post("/v1/payment-links", { amount: baseAmount, terminalId });
+  if (link.status !== 201) throw new Error(`link: ${link.status} ${link.text}`);
+  const partner = h.store.q.partners.get("ptn_test")!;
+  return h.store.write((tx) => {
+    const nowMs = h.clock.nowMs();
+    markOpened(tx, h.deps, link.json.id, nowMs);
+    const input = {
+      partner, linkId: link.json.id as string, terminalId, n: tx.links.nextAttemptSeq(link.json.id), amount: o.amount ?? baseAmount,
+      principal: baseAmount, installment: o.installment ?? 1, description: null, returnUrl: o.returnUrl ?? "http://kasa.test/l/done",
+    };
+    return createLinkPayment(tx, h.deps, input, nowMs);
+  });
+}

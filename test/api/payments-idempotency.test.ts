@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLinkPayment } from "../../src/domain/payments/create";
 import { MINUTE_MS } from "../../src/limits";
 import { OTHER_KEY } from "../support/fixtures";
 import { harness, T0, type Harness } from "../support/harness";
-import { capturedPayment, createPayment, pay, paymentCount, paymentRow } from "./payments-flow";
+import { capturedPayment, createPayment, linkPaymentOf, pay, paymentCount, paymentRow } from "./payments-flow";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -12,17 +11,7 @@ const FIRST = { partnerTxCode: "order-1", terminalId: "T-1", amount: 10_000, ins
 
 /** A link payment (channel link, `PL-<id>-<n>`), made as the link pages will make it. */
 async function linkPayment(h: Harness): Promise<{ code: string; partnerTxCode: string }> {
-  const link = await h.post("/v1/payment-links", { amount: 10_000, terminalId: "T-1" });
-  expect(link.status).toBe(201);
-  const partner = h.store.q.partners.get("ptn_test")!;
-  const p = await h.store.write((tx) =>
-    createLinkPayment(
-      tx,
-      h.deps,
-      { partner, linkId: link.json.id, terminalId: "T-1", n: tx.links.nextAttemptSeq(link.json.id), amount: 10_000, principal: 10_000, installment: 1, description: null, returnUrl: "http://kasa.test/l/done" },
-      h.clock.nowMs(),
-    ),
-  );
+  const p = await linkPaymentOf(h);
   return { code: p.code, partnerTxCode: p.partnerTxCode };
 }
 

@@ -59,8 +59,8 @@ describe("interface 4.13 GET /v1/payments/{paymentCode}: any state, partner-scop
   });
 
   it.each([
-    ["unknown", async () => "pay_00000000000000000000", undefined],
-    ["another partner's", async () => (await createPayment(h)).json.paymentCode as string, OTHER_KEY],
+    ["unknown", async (): Promise<string> => "pay_00000000000000000000", undefined],
+    ["another partner's", async (): Promise<string> => (await createPayment(h)).json.paymentCode as string, OTHER_KEY],
   ] as const)("an %s payment is 404 payment_not_found", async (_n, codeOf, key) => {
     h = await harness();
     const code = await codeOf();

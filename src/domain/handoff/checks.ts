@@ -34,6 +34,9 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *                                        422 virtual_pos_card_type_not_supported; counted, generic
  *  9. installment eligibility            422 installment_not_allowed (counted)
  * 10. connection limits                  422 generic page (not counted)
+ * 11. a link payment's link can take the attempt (launched or failed): else 404
+ *     payment_ref_expired (link expired) or 409 payment_prepare_already_started (another attempt
+ *     in 3D, or the link cancelled or paid); not counted
  */
 export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): StartGranted | HandoffRefusal {
   const found = tx.payments.byRef(input.paymentRef);
@@ -61,6 +64,9 @@ export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: numbe
   // Interface 7.5: the buyer sees a generic page; the code stays in the log, never on the page.
   const limit = exceededConnectionLimit(tx, resolved.connection, payment.amount, nowMs, payment.code);
   if (limit !== null) return refuse(limit, false);
+  // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
+  const link = onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
+  if (link !== null && !link.moved) return refuse(link.link.status === "expired" ? "payment_ref_expired" : "payment_prepare_already_started");
   const attemptId = deps.ids.attemptId();
   tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
   const card = resolved.card;
@@ -78,7 +84,6 @@ export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: numbe
     nowMs,
   );
   invariant(started, "a payment that passed the checks in this unit can start 3D");
-  onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
   return { kind: "granted", payment, attemptId };
 }
 

@@ -45,6 +45,12 @@ export async function paymentByTxCode(deps: Deps, partnerId: string, partnerTxCo
  * SEAM for the refunds engineer: the refund summaries of interface 2.3 `refunds`, oldest first.
  * Payments alone have none; the refunds module replaces this body with its own query.
  */
-export function refundSummariesOf(_q: Repos, _paymentCode: string): RefundSummary[] {
-  return [];
+export function refundSummariesOf(q: Repos, paymentCode: string): RefundSummary[] {
+  return q.refunds.ofPayment(paymentCode).map((r) => ({
+    refundId: r.id,
+    amount: r.amount,
+    status: r.status,
+    createdAtMs: r.createdAtMs,
+    updatedAtMs: r.updatedAtMs,
+  }));
 }

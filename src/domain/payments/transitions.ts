@@ -61,7 +61,9 @@ export function capturePayment(
   const facts = toCaptureFacts(payment, terminal, bank, nowMs);
   if (!tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs)) return false;
   enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
-  onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
+  const link = onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
+  // The money is taken either way; a link cancelled or expired meanwhile is an operator's case.
+  if (link !== null && !link.moved) deps.log.warn("link payment captured but its link did not complete", { paymentCode: payment.code, linkId: payment.linkId, linkStatus: link.link.status });
   return true;
 }
 

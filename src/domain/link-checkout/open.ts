@@ -1,0 +1,31 @@
+import type { Deps } from "../../deps";
+import type { LinkRow } from "../../store/links-sql";
+import { expireLinkIfDue, isLinkDue } from "../payment-links/expiry";
+import { getLinkByToken, markOpened } from "../payment-links/service";
+import { settleDuePayments } from "./payments";
+
+// Reading a link for its hosted pages (product 7). Expiry is applied on every path (interface
+// 3.1, product 16), so a page never offers a link at or past its expiresAt, however late the
+// timer runs.
+
+/**
+ * `GET /l/{token}`: the first open moves pending -> launched and sets firstOpenedAt; every open
+ * of an open link sets lastOpenedAt (terminal links are left as they are). Null for an unknown token.
+ */
+export async function openLink(deps: Deps, token: string): Promise<LinkRow | null> {
+  const found = getLinkByToken(deps.store.q, token);
+  if (!found) return null;
+  return deps.store.write((tx) => {
+    const nowMs = deps.clock.nowMs();
+    settleDuePayments(tx, deps, found.id, nowMs);
+    return markOpened(tx, deps, found.id, nowMs).link;
+  });
+}
+
+/** The link as the step pages see it, expired first when due; no open is recorded. Null when unknown. */
+export async function currentLink(deps: Deps, token: string): Promise<LinkRow | null> {
+  const found = getLinkByToken(deps.store.q, token);
+  if (!found) return null;
+  if (!isLinkDue(found, deps.clock.nowMs())) return found;
+  return deps.store.write((tx) => expireLinkIfDue(tx, deps, tx.links.get(found.id) ?? found, deps.clock.nowMs()));
+}

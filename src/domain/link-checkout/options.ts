@@ -1,0 +1,50 @@
+import type { Deps } from "../../deps";
+import { fail } from "../../errors";
+import { invariant } from "../../invariant";
+import type { LinkRow } from "../../store/links-sql";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { Repos } from "../../store/repos";
+import { quoteOptions, type OptionsQuote } from "../installments/service";
+import type { InstallmentOptionJson } from "../installments/types";
+
+// The installment options of a link (product 7, 16): interface 4.8 for the link's terminal, its
+// base amount and its customerCommissionShareBps, restricted to its allowedInstallmentCounts.
+
+export function partnerOf(q: Repos, link: LinkRow): PartnerRow {
+  const partner = q.partners.get(link.partnerId);
+  invariant(partner, `link ${link.id} refers to a missing partner`);
+  return partner;
+}
+
+/**
+ * The options the link's page offers for a BIN. The link passes its own share explicitly (0
+ * unless the partner set one), so the terminal's 4.8 default never applies. Throws 403
+ * terminal_not_allowed like 4.8 (terminal deactivated since, or a card family it refuses).
+ */
+export function quoteLinkOptions(q: Repos, link: LinkRow, bin: string): OptionsQuote {
+  const quote = quoteOptions(q, partnerOf(q, link), { terminalId: link.terminalId, bin, baseAmount: link.amount, shareBps: link.shareBps });
+  const allowed = link.allowedCounts;
+  if (allowed === null) return quote;
+  return { ...quote, options: quote.options.filter((option) => allowed.includes(option.installmentCount)) };
+}
+
+/**
+ * The option the buyer chose, as it stands now for this card. A card the link cannot be paid
+ * with at all (an empty list: a foreign card on a connection that refuses them, say) is the
+ * generic card-type refusal; a count not on the list is installment_not_allowed.
+ */
+export function chooseLinkOption(q: Repos, link: LinkRow, bin: string, installment: number): InstallmentOptionJson {
+  const { options } = quoteLinkOptions(q, link, bin);
+  if (options.length === 0) fail("virtual_pos_card_type_not_supported");
+  const option = options.find((o) => o.installmentCount === installment);
+  if (!option) fail("installment_not_allowed", "installment: not offered for this card on this link");
+  return option;
+}
+
+/**
+ * Product 7 / 12: option lookups from a link's page draw on the link partner's
+ * `installments.partner` budget, as if the partner had asked (a refusal consumes nothing).
+ */
+export function admitOptionsLookup(deps: Pick<Deps, "rateLimiter" | "clock">, link: LinkRow): boolean {
+  return deps.rateLimiter.tryAcquire([{ budget: "installments.partner", key: link.partnerId }], deps.clock.nowMs());
+}

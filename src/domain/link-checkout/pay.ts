@@ -1,0 +1,136 @@
+import type { BankGateway, Start3dInput } from "../../bank/gateway";
+import type { Deps } from "../../deps";
+import { isApiError, type ErrorCode } from "../../errors";
+import { invariant } from "../../invariant";
+import type { LinkRow } from "../../store/links-sql";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { assertAcceptingPayments } from "../acceptance/service";
+import type { HandoffResult } from "../handoff/outcomes";
+import { startHandoff } from "../handoff/start";
+import type { InstallmentOptionJson } from "../installments/types";
+import { expireLinkIfDue } from "../payment-links/expiry";
+import { getLinkByToken, markOpened } from "../payment-links/service";
+import { createLinkPayment } from "../payments/create";
+import { failPayment } from "../payments/transitions";
+import type { LinkPayForm } from "./forms";
+import { chooseLinkOption, partnerOf } from "./options";
+import { linkUrlOf } from "./paths";
+import { hasPaymentInThreeD } from "./attempt-guard";
+import { settleDuePayments } from "./payments";
+import { pageStateOf } from "./state";
+
+export type PayOutcome =
+  | { kind: "unknown" }
+  /** Not payable now: an attempt is in 3D Secure (another tab), or the link is terminal. */
+  | { kind: "not-payable"; link: LinkRow }
+  /** Refused before any attempt (partner not accepting, option not offered for this card, terminal). */
+  | { kind: "refused"; link: LinkRow; code: ErrorCode }
+  /** The attempt reached the relay: the bank's 3D form, or a refused attempt (the link stays payable). */
+  | { kind: "attempted"; link: LinkRow; payment: PaymentRow; result: HandoffResult };
+
+type Prepared = { kind: "prepared"; link: LinkRow; payment: PaymentRow } | Extract<PayOutcome, { kind: "not-payable" }>;
+
+/**
+ * `POST /l/{token}/pay` (product 7): the chosen option's totalAmount becomes a link payment,
+ * which continues exactly as the relay (product 6). The relay's own unit moves the link to
+ * `initiated` as the attempt enters 3D Secure, and refuses the attempt when it cannot (interface
+ * 3.1: one attempt at a time; the handoff's check 11), so two tabs racing here cannot both
+ * reach the bank. A tab that lost that race is shown the busy page, not a failed attempt.
+ */
+export async function payLink(deps: Deps, token: string, form: LinkPayForm): Promise<PayOutcome> {
+  const found = getLinkByToken(deps.store.q, token);
+  if (!found) return { kind: "unknown" };
+  let prepared: Prepared;
+  try {
+    prepared = await deps.store.write((tx) => preparePayment(tx, deps, found.id, form, deps.clock.nowMs()));
+  } catch (error) {
+    // A refusal rolled its unit back whole (an open stamped by this request included).
+    if (!isApiError(error)) throw error;
+    return { kind: "refused", link: deps.store.q.links.get(found.id) ?? found, code: error.code };
+  }
+  if (prepared.kind !== "prepared") return prepared;
+  const { payment } = prepared;
+  const result = await startHandoff(withReturnOrigin(deps, returnOriginOf(deps, prepared.link)), { ...form.card, paymentRef: payment.paymentRef });
+  const link = deps.store.q.links.get(found.id) ?? prepared.link;
+  if (result.kind === "refused" && pageStateOf(link.status) !== "payable") return { kind: "not-payable", link };
+  return { kind: "attempted", link, payment, result };
+}
+
+/**
+ * The checks in order, each a refusal before anything is kept: link state (due payments and the
+ * link's expiry applied first; pending is opened), partner accepting payments (403), the option
+ * for this card and count (403 terminal_not_allowed, 422), then the payment.
+ */
+function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Prepared {
+  const stored = tx.links.get(linkId);
+  invariant(stored, `link ${linkId} read in this request exists`);
+  settleDuePayments(tx, deps, linkId, nowMs);
+  let link = expireLinkIfDue(tx, deps, tx.links.get(linkId) ?? stored, nowMs);
+  if (link.status === "pending") link = markOpened(tx, deps, link.id, nowMs).link;
+  if (pageStateOf(link.status) !== "payable" || hasPaymentInThreeD(tx, link.id)) return { kind: "not-payable", link };
+  assertAcceptingPayments(tx, partnerOf(tx, link), nowMs);
+  const option = chooseLinkOption(tx, link, form.card.bin8, form.installment);
+  const payment = keepOnePayment(tx, deps, link, option, nowMs) ?? newLinkPayment(tx, deps, link, option, nowMs);
+  return { kind: "prepared", link, payment };
+}
+
+/**
+ * One `initiated` payment per link at a time, the current attempt's. An earlier one whose 3D never
+ * started (declined at 3D start, refused before it, or a tab that lost the race) is tried again
+ * when it is for the same option: its card attempts keep counting (interface 3.2). Any other is
+ * failed now, while the link is not initiated (so its link hook moves nothing); left to its
+ * window it would hold the connection's limits until then.
+ */
+function keepOnePayment(tx: Repos, deps: Deps, link: LinkRow, option: InstallmentOptionJson, nowMs: number): PaymentRow | null {
+  let kept: PaymentRow | null = null;
+  for (const code of tx.linkCheckout.initiatedCodes(link.id)) {
+    const p = tx.payments.get(code);
+    invariant(p, `payment ${code} just listed exists`);
+    const same = p.installment === option.installmentCount && p.amount === option.totalAmount && nowMs < p.expiresAtMs;
+    if (same && kept === null) kept = p;
+    else failPayment(tx, deps, p, nowMs);
+  }
+  return kept;
+}
+
+function newLinkPayment(tx: Repos, deps: Deps, link: LinkRow, option: InstallmentOptionJson, nowMs: number): PaymentRow {
+  invariant(option.totalAmount !== null, "link options are quoted with the link's amount");
+  return createLinkPayment(
+    tx,
+    deps,
+    {
+      partner: partnerOf(tx, link),
+      linkId: link.id,
+      terminalId: link.terminalId,
+      n: tx.links.nextAttemptSeq(link.id),
+      amount: option.totalAmount,
+      principal: link.amount,
+      installment: option.installmentCount,
+      description: link.description,
+      returnUrl: linkUrlOf(deps.config.baseUrl, "result", link.token),
+    },
+    nowMs,
+  );
+}
+
+/**
+ * Where the buyer's browser ends after the bank: the partner's redirectUrl origin, else kasa's
+ * own (the hosted result page). The callback's 303 goes to the link's result page first and
+ * from there to the partner; Chromium applies the ACS page's CSP form-action to every redirect
+ * of that chain (product 6), so the ACS must allow the final origin.
+ */
+function returnOriginOf(deps: Deps, link: LinkRow): string {
+  return new URL(link.redirectUrl ?? deps.config.baseUrl).origin;
+}
+
+/**
+ * `startHandoff` names the payment's returnUrl origin (here kasa's result page) as the return
+ * origin; this hands the bank the link's final one instead. Everything else is the same deps.
+ */
+function withReturnOrigin(deps: Deps, returnOrigin: string): Deps {
+  const bank = deps.bank;
+  const start3d = (input: Start3dInput) => bank.start3d({ ...input, returnOrigin });
+  const routed = Object.create(bank, { start3d: { value: start3d } }) as BankGateway;
+  return { ...deps, bank: routed };
+}

@@ -1,0 +1,17 @@
+import type { Deps } from "../../deps";
+import type { Repos } from "../../store/repos";
+import { expireIfDue } from "../payments/transitions";
+
+// A link's own payments, as its pages need them (interface 3.1 read with 3.2).
+
+/**
+ * Expires the link's payments whose 3D window has passed and that the timer has not reached yet
+ * (product 16: passed means now >= expiresAt), so a page never shows a link as busy with an
+ * attempt that is already over. Each expiry moves the link through the payments engine's hook.
+ */
+export function settleDuePayments(tx: Repos, deps: Deps, linkId: string, nowMs: number): void {
+  for (const code of tx.linkCheckout.initiatedCodes(linkId)) {
+    const payment = tx.payments.get(code);
+    if (payment) expireIfDue(tx, deps, payment, nowMs);
+  }
+}

@@ -1,0 +1,31 @@
+import type { LinkRow } from "../../store/links-sql";
+import type { PaymentRow, PaymentStatus } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { toRedirectResultUrl, type RedirectOutcome } from "../checks/redirect-url";
+import { getLinkByToken } from "../payment-links/service";
+
+// Where the buyer lands after the bank (interface 4.1.1, product 7). The relay's callback sends
+// the browser to the link's result page with `?paymentCode=…&status=…`; that `status` is only
+// informational (product 6.4), so the outcome is read from the payment record itself.
+
+export type LinkResult =
+  | { kind: "unknown" }
+  /** No settled payment of this link was named (missing, another link's, or still in 3D): show the link. */
+  | { kind: "unsettled"; link: LinkRow }
+  | { kind: "settled"; link: LinkRow; payment: PaymentRow; outcome: RedirectOutcome };
+
+/** A payment that was captured stays a success even if it was voided or refunded since. */
+const SUCCESS: readonly PaymentStatus[] = ["captured", "voided", "refunded"];
+
+export function linkResultOf(q: Repos, token: string, paymentCode: string | null): LinkResult {
+  const link = getLinkByToken(q, token);
+  if (!link) return { kind: "unknown" };
+  const payment = paymentCode === null ? undefined : q.payments.get(paymentCode);
+  if (!payment || payment.linkId !== link.id || payment.status === "initiated") return { kind: "unsettled", link };
+  return { kind: "settled", link, payment, outcome: SUCCESS.includes(payment.status) ? "success" : "failure" };
+}
+
+/** `{redirectUrl}/payment/success|failure`, or null when the link has no redirectUrl (hosted page). */
+export function resultLocationOf(link: LinkRow, outcome: RedirectOutcome): string | null {
+  return link.redirectUrl === null ? null : toRedirectResultUrl(link.redirectUrl, outcome);
+}

@@ -1,0 +1,91 @@
+import type { Deps } from "../../deps";
+import { fail } from "../../errors";
+import { invariant } from "../../invariant";
+import type { PartnerRow } from "../../store/partners-sql";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { RefundRow } from "../../store/refunds-sql";
+import type { Repos } from "../../store/repos";
+import { assertAcceptingPayments } from "../acceptance/service";
+import { istanbulDate } from "../checks/istanbul-time";
+import { recordRefundResult, sendToBank } from "./record";
+import { decideRefund, type RefundEndpoint } from "./rules";
+import type { RefundBody } from "./schema";
+
+// Interface 4.10, 4.11, 4.13 and product 9. A refund takes two units of work around one bank
+// call: the first checks every rule and inserts the refund `pending`, which reserves its amount
+// (remaining = amount - approved - pending) and, by the partial unique index, blocks any other
+// refund of the payment; the second records the bank's answer. Simultaneous requests therefore
+// never refund more than was captured.
+
+/** Product 9: today's Istanbul date is the capture's, and no day end has settled it. */
+export const isSameProcessingDay = (payment: PaymentRow, nowMs: number): boolean =>
+  payment.settledDay === null && payment.capturedAtMs !== null && istanbulDate(payment.capturedAtMs) === istanbulDate(nowMs);
+
+type Reserved = { refund: RefundRow; captureReference: string };
+
+/** The three POST endpoints: 201 with the refund as the bank left it (approved, declined or pending). */
+export async function createRefund(
+  deps: Deps,
+  partner: PartnerRow,
+  paymentCode: string,
+  endpoint: RefundEndpoint,
+  body: RefundBody,
+): Promise<RefundRow> {
+  const reserved = await deps.store.write((tx) => reserveRefund(tx, deps, partner, paymentCode, endpoint, body, deps.clock.nowMs()));
+  const result = await sendToBank(deps, reserved.refund, reserved.captureReference);
+  return deps.store.write((tx) => recordRefundResult(tx, deps, reserved.refund.id, result, deps.clock.nowMs()));
+}
+
+/** The first unit: steps 2-9 of the precedence in rules.ts, then the pending row. */
+function reserveRefund(
+  tx: Repos,
+  deps: Deps,
+  partner: PartnerRow,
+  paymentCode: string,
+  endpoint: RefundEndpoint,
+  body: RefundBody,
+  nowMs: number,
+): Reserved {
+  assertAcceptingPayments(tx, partner, nowMs);
+  const payment = tx.payments.getOwned(partner.id, paymentCode);
+  if (!payment) fail("payment_not_found");
+  if (tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
+  const terminal = tx.catalog.terminal(payment.terminalId);
+  invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
+  const totals = tx.refunds.totals(payment.code);
+  const decision = decideRefund(endpoint, {
+    status: payment.status,
+    count: totals.count,
+    pending: totals.pending,
+    remaining: payment.amount - payment.refundedAmount - totals.pending,
+    requested: body.amount ?? null,
+    sameDay: isSameProcessingDay(payment, nowMs),
+    approvedCredit: totals.approvedCredits > 0,
+    directCollection: terminal.directCollection,
+  });
+  invariant(payment.bankReference !== null, `captured payment ${payment.code} has no bank reference`);
+  const id = deps.ids.refundId();
+  tx.refunds.insertPending({
+    id,
+    paymentCode: payment.code,
+    partnerId: partner.id,
+    partnerRefundCode: body.partnerRefundCode,
+    method: decision.method,
+    amount: decision.amount,
+    createdAtMs: nowMs,
+  });
+  const refund = tx.refunds.get(id);
+  invariant(refund, "a refund inserted in this unit can be read back");
+  return { refund, captureReference: payment.bankReference };
+}
+
+/**
+ * Interface 4.11: the caller's refund of that payment. Unknown refunds, another payment's and
+ * another partner's all read as 404 `refund_not_found` (the only code 4.11 names), as does an
+ * unknown payment code on this path.
+ */
+export function refundOf(deps: Deps, partnerId: string, paymentCode: string, refundId: string): RefundRow {
+  const refund = deps.store.q.refunds.get(refundId);
+  if (!refund || refund.partnerId !== partnerId || refund.paymentCode !== paymentCode) fail("refund_not_found");
+  return refund;
+}

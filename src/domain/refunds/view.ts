@@ -1,0 +1,38 @@
+import type { RefundRow } from "../../store/refunds-sql";
+import { toIso } from "../checks/istanbul-time";
+
+/** Interface 2.4, field for field. */
+export type RefundJson = {
+  refundId: string;
+  method: string;
+  status: string;
+  amount: number;
+  procReturnCode: string | null;
+  authCode: string | null;
+  errMsg: string | null;
+  bankReference: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Interface 2.4 creation response, shared by the three refund endpoints (product 16). */
+export type RefundCreatedJson = { refundId: string; method: string; status: string };
+
+export function toRefundJson(r: RefundRow): RefundJson {
+  return {
+    refundId: r.id,
+    method: r.method,
+    status: r.status,
+    amount: r.amount,
+    procReturnCode: r.procReturnCode,
+    authCode: r.authCode,
+    errMsg: r.errMsg,
+    bankReference: r.bankReference,
+    createdAt: toIso(r.createdAtMs),
+    updatedAt: toIso(r.updatedAtMs),
+  };
+}
+
+export function toRefundCreatedJson(r: RefundRow): RefundCreatedJson {
+  return { refundId: r.id, method: r.method, status: r.status };
+}

@@ -1,0 +1,60 @@
+import type { Deps } from "../../deps";
+import { invariant } from "../../invariant";
+import type { Repos } from "../../store/repos";
+import type { PayoutBatchRow } from "../../store/settlement-sql";
+import { dayEndDueAtMs, dayEndsDue, runDayOf } from "./days";
+import { formBatches, payBatch } from "./payouts";
+
+// Day end (product 9, 13, 16), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
+// One unit claims the day (the dayends row: INSERT … ON CONFLICT DO NOTHING decides who runs it,
+// in this process or another), settles the captures made before the cutoff (no void after this),
+// and forms the payout batches. The batches are then paid outside the unit.
+
+export type DayEndReport = {
+  /** The Istanbul date that ended. */
+  day: string;
+  /** False when the day end had already run (another process, a duplicate timer). */
+  ran: boolean;
+  settled: number;
+  batches: PayoutBatchRow[];
+};
+
+/** Runs the day end of `endedDay` unless it already ran. Never before its due instant. */
+export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndReport> {
+  const runDay = runDayOf(endedDay);
+  const cutoffMs = dayEndDueAtMs(endedDay);
+  invariant(deps.clock.nowMs() >= cutoffMs, `the day end of ${endedDay} is not due before ${runDay}`);
+  const closed = await deps.store.write((tx) => closeDay(tx, deps, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
+  if (closed === null) return { day: endedDay, ran: false, settled: 0, batches: [] };
+  const batches: PayoutBatchRow[] = [];
+  for (const id of closed.batchIds) {
+    const batch = await payBatch(deps, id);
+    if (batch) batches.push(batch);
+  }
+  return { day: endedDay, ran: true, settled: closed.settled, batches };
+}
+
+/**
+ * The day end's unit. Captures count by the cutoff, not by the clock, so a sandbox clock moved over
+ * several midnights runs each day end as it would have run on time; refunds approved after the
+ * cutoff wait for the next day end.
+ */
+function closeDay(
+  tx: Repos,
+  deps: Deps,
+  endedDay: string,
+  runDay: string,
+  cutoffMs: number,
+  nowMs: number,
+): { settled: number; batchIds: string[] } | null {
+  if (!tx.settlement.claimDay(endedDay, nowMs)) return null;
+  const settled = tx.settlement.settle(endedDay, cutoffMs);
+  return { settled, batchIds: formBatches(tx, deps, runDay, cutoffMs, nowMs) };
+}
+
+/** `kasa dayend`: every day end that is due and has not run, oldest first. */
+export async function runDueDayEnds(deps: Deps): Promise<DayEndReport[]> {
+  const reports: DayEndReport[] = [];
+  for (const day of dayEndsDue(deps.store.q, deps.clock.nowMs())) reports.push(await runDayEnd(deps, day));
+  return reports;
+}

@@ -1,0 +1,75 @@
+import type { PayoutResult } from "../../bank/gateway";
+import type { Deps } from "../../deps";
+import { invariant } from "../../invariant";
+import { BANK_RETRY_MS } from "../../limits";
+import type { Repos } from "../../store/repos";
+import type { PayoutBatchRow, PayoutStatus } from "../../store/settlement-sql";
+import { enqueueWebhook } from "../webhooks/outbox";
+
+// Payouts (product 9, 16). At each day end, per partner: the settled captures whose value date has
+// come (netToPartner each) minus the approved credit refunds not netted yet form one batch. The
+// batch is recorded `pending` with its items in the day end's unit; the bank is asked outside it;
+// the answer is recorded with its webhook (payout.paid_out / payout.failed, interface 6.1).
+//
+// Decisions where the spec is silent:
+// - Nothing due, or refunds at least as large as the captures (amount <= 0): no batch. The items
+//   stay unbatched and are carried forward, so a negative balance is netted against later captures.
+// - A failed payout (no payout account) releases its items: they are due again at the next day end,
+//   which makes a new batch (and, while the account is missing, a new payout.failed).
+
+/** Timer kind that pays a batch left `pending` by a stopped process (or a bank that failed); key = batch id. */
+export const PAYOUT_TIMER = "payout";
+
+export const PAYOUT_TRANSITIONS = {
+  pay: { from: ["pending"], to: "paid_out" },
+  fail: { from: ["pending"], to: "failed" },
+} as const satisfies Record<string, { from: readonly PayoutStatus[]; to: PayoutStatus }>;
+
+/** Inside the day end's unit: one pending batch per partner with a positive amount due. */
+export function formBatches(tx: Repos, deps: Deps, runDay: string, cutoffMs: number, nowMs: number): string[] {
+  const ids: string[] = [];
+  for (const due of tx.settlement.dueByPartner(runDay, cutoffMs)) {
+    const amount = due.captures - due.refunds;
+    if (amount <= 0) continue;
+    const id = deps.ids.payoutBatchId();
+    tx.settlement.createBatch({ id, partnerId: due.partnerId, day: runDay, amount, createdAtMs: nowMs });
+    const assigned = tx.settlement.assignDue(id, due.partnerId, runDay, cutoffMs);
+    invariant(assigned === amount, `payout batch ${id}: items sum to ${assigned}, expected ${amount}`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Pays one pending batch through the bank and records the answer; answers the batch as it stands. */
+export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatchRow | undefined> {
+  const batch = deps.store.q.settlement.batch(batchId);
+  if (!batch || batch.status !== "pending") return batch;
+  const partner = deps.store.q.partners.get(batch.partnerId);
+  let result: PayoutResult;
+  try {
+    result = await deps.bank.payout({
+      partnerId: batch.partnerId,
+      amount: batch.amount,
+      payoutAccount: partner?.payoutAccount ?? null,
+      nowMs: deps.clock.nowMs(),
+    });
+  } catch (error) {
+    deps.log.warn("payout: bank call failed", { payoutBatchId: batchId, error });
+    deps.timers.schedule(PAYOUT_TIMER, batchId, deps.clock.nowMs() + BANK_RETRY_MS);
+    return batch;
+  }
+  return deps.store.write((tx) => recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
+}
+
+function recordPayout(tx: Repos, deps: Deps, batch: PayoutBatchRow, result: PayoutResult, nowMs: number): PayoutBatchRow {
+  const t = result.status === "paid" ? PAYOUT_TRANSITIONS.pay : PAYOUT_TRANSITIONS.fail;
+  if (tx.settlement.finishBatch(batch.id, t.from, t.to, nowMs)) {
+    if (result.status === "failed") {
+      tx.settlement.releaseBatch(batch.id);
+      deps.log.warn("payout failed", { payoutBatchId: batch.id, partnerId: batch.partnerId, reason: result.reason });
+    }
+    const type = result.status === "paid" ? "payout.paid_out" : "payout.failed";
+    enqueueWebhook(tx, deps, batch.partnerId, { type, payoutBatchId: batch.id }, nowMs);
+  }
+  return tx.settlement.batch(batch.id) ?? batch;
+}

@@ -1,0 +1,16 @@
+import type { Db } from "./db";
+
+// What the hosted link pages ask about a link's own payments (product 7). Reads only: every
+// payment change goes through payments-sql's conditional updates. Served by the partial index
+// `payments_by_link`.
+
+export function linkCheckoutSql(db: Db) {
+  return {
+    /** Codes of the link's payments still `initiated`, oldest first: attempts that may yet run or resolve. */
+    initiatedCodes: (linkId: string): string[] =>
+      db
+        .prepare("SELECT code FROM payments WHERE link_id = ? AND status = 'initiated' ORDER BY created_at_ms, code")
+        .all<{ code: string }>(linkId)
+        .map((r) => r.code),
+  };
+}

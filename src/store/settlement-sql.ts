@@ -1,0 +1,108 @@
+import type { Db } from "./db";
+
+// Day end, settlement and payout batches (product 9). A day end is claimed once per Istanbul date
+// by inserting its row; settling and batching are set-wise conditional updates, so a second run
+// (another process, a duplicate timer) finds nothing left to do.
+
+export type PayoutStatus = "pending" | "paid_out" | "failed";
+
+export type PayoutBatchRow = {
+  id: string;
+  partnerId: string;
+  /** The Istanbul date the day end ran on (00:00): the value date it pays up to. */
+  day: string;
+  amount: number;
+  status: PayoutStatus;
+  createdAtMs: number;
+  updatedAtMs: number;
+};
+
+/** What one partner is owed at a day end: settled captures due minus credit refunds not yet netted. */
+export type PartnerDue = { partnerId: string; captures: number; refunds: number };
+
+// A capture is due once settled, its value date has come, and no batch paid or is paying it
+// (a failed batch releases its items). Must repeat the partial index payments_payout_due.
+const DUE_PAYMENT = `settled_day IS NOT NULL AND payout_batch_id IS NULL AND expected_value_date <= ?
+  AND status IN ('captured', 'refunded')`;
+// An approved credit refund is netted once, by the first batch after its approval instant.
+// Must repeat the partial index refunds_payout_due.
+const DUE_REFUND = `method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL AND updated_at_ms < ?`;
+
+const BATCH = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
+
+export function settlementSql(db: Db) {
+  return {
+    /** INSERT … ON CONFLICT DO NOTHING: exactly one caller ever runs the day end of `day`. */
+    claimDay: (day: string, atMs: number) =>
+      db.prepare("INSERT INTO dayends (day, ran_at_ms) VALUES (?, ?) ON CONFLICT (day) DO NOTHING").run(day, atMs).changes === 1,
+    /** The latest Istanbul date whose day end ran, or null on a database that never ran one. */
+    lastDay: () => db.prepare("SELECT MAX(day) AS day FROM dayends").get<{ day: string | null }>()?.day ?? null,
+    /** The first capture no day end has settled yet (voided ones never are), or null. */
+    oldestUnsettledCaptureMs: () =>
+      db
+        .prepare(
+          `SELECT MIN(captured_at_ms) AS atMs FROM payments
+           WHERE settled_day IS NULL AND captured_at_ms IS NOT NULL AND status IN ('captured', 'refunded')`,
+        )
+        .get<{ atMs: number | null }>()?.atMs ?? null,
+    hasRun: (day: string) => db.prepare("SELECT 1 AS one FROM dayends WHERE day = ?").get(day) !== undefined,
+    /**
+     * Settles every capture made before `cutoffMs` (the end of `day`) and not settled yet: after
+     * this no void is possible. A payment whose void is pending waits for the bank's answer: an
+     * approved void leaves nothing to settle, a declined one is settled by the next day end.
+     */
+    settle: (day: string, cutoffMs: number) =>
+      db
+        .prepare(
+          `UPDATE payments SET settled_day = ?
+           WHERE settled_day IS NULL AND captured_at_ms IS NOT NULL AND captured_at_ms < ?
+             AND status IN ('captured', 'refunded')
+             AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_code = payments.code AND r.status = 'pending' AND r.method = 'void')`,
+        )
+        .run(day, cutoffMs).changes,
+    /** Per partner, what a day end running on `runDay` (00:00 = `cutoffMs`) would pay. */
+    dueByPartner: (runDay: string, cutoffMs: number) =>
+      db
+        .prepare(
+          `SELECT partner_id AS partnerId, SUM(captures) AS captures, SUM(refunds) AS refunds FROM (
+             SELECT partner_id, net_to_partner AS captures, 0 AS refunds FROM payments WHERE ${DUE_PAYMENT}
+             UNION ALL
+             SELECT partner_id, 0 AS captures, amount AS refunds FROM refunds WHERE ${DUE_REFUND}
+           ) GROUP BY partner_id ORDER BY partner_id`,
+        )
+        .all<PartnerDue>(runDay, cutoffMs),
+    createBatch(b: Pick<PayoutBatchRow, "id" | "partnerId" | "day" | "amount" | "createdAtMs">): void {
+      db.prepare(
+        `INSERT INTO payout_batches (id, partner_id, day, amount, status, created_at_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+      ).run(b.id, b.partnerId, b.day, b.amount, b.createdAtMs, b.createdAtMs);
+    },
+    /** Puts the partner's due captures and refunds into the batch; answers the batch's net amount. */
+    assignDue(batchId: string, partnerId: string, runDay: string, cutoffMs: number): number {
+      db.prepare(`UPDATE payments SET payout_batch_id = ? WHERE partner_id = ? AND ${DUE_PAYMENT}`).run(batchId, partnerId, runDay);
+      db.prepare(`UPDATE refunds SET payout_batch_id = ? WHERE partner_id = ? AND ${DUE_REFUND}`).run(batchId, partnerId, cutoffMs);
+      const r = db
+        .prepare(
+          `SELECT (SELECT COALESCE(SUM(net_to_partner), 0) FROM payments WHERE payout_batch_id = ?)
+                - (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE payout_batch_id = ?) AS amount`,
+        )
+        .get<{ amount: number }>(batchId, batchId);
+      return r?.amount ?? 0;
+    },
+    batch: (id: string) => db.prepare(`SELECT ${BATCH} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
+    /** Batches created but not yet answered by the bank (restart recovery). */
+    pendingBatches: () =>
+      db.prepare(`SELECT ${BATCH} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`).all<PayoutBatchRow>(),
+    finishBatch: (id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number) =>
+      db
+        .prepare(`UPDATE payout_batches SET status = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`)
+        .run(to, atMs, id, ...from).changes === 1,
+    /** A failed payout gives its items back: they are due again at the next day end. */
+    releaseBatch(id: string): void {
+      db.prepare("UPDATE payments SET payout_batch_id = NULL WHERE payout_batch_id = ?").run(id);
+      db.prepare("UPDATE refunds SET payout_batch_id = NULL WHERE payout_batch_id = ?").run(id);
+    },
+  };
+}
