@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import pkg from "../package.json" with { type: "json" };
 import { agreementsCommand, holdsCommand } from "./commands/acceptance";
+import { dayendCommand } from "./commands/dayend";
 import { binsCommand } from "./commands/bins";
 import { installmentsCommand } from "./commands/installments";
 import { keysCommand } from "./commands/keys";
@@ -34,6 +35,7 @@ export const root = defineCommand({
     bins: binsCommand,
     installments: installmentsCommand,
     payouts: payoutsCommand,
+    dayend: dayendCommand,
     version: versionCommand,
   },
 });

@@ -95,6 +95,11 @@ export type CaptureResult =
   | { approved: false; reason: CaptureDeclineReason };
 
 export interface RefundInput {
+  /**
+   * Our refund id, sent as the bank's idempotency key: a request re-sent after a crash must be
+   * recognised by the bank as the same refund, never executed twice.
+   */
+  idempotencyKey: string;
   /** The capture's reference. */
   bankReference: string;
   amount: number;
@@ -122,6 +127,8 @@ export interface RefundResult {
 }
 
 export interface PayoutInput {
+  /** Our payout batch id, the bank's idempotency key (see RefundInput). */
+  idempotencyKey: string;
   partnerId: string;
   amount: number;
   payoutAccount: string | null;

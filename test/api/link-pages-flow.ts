@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { formClient, type HtmlForm, type Outcome, type Visit } from "../support/form-client";
+import { decodeEntities, formClient, type HtmlForm, type Outcome, type Visit } from "../support/form-client";
 import type { Harness } from "../support/harness";
 
 // Shared steps of the hosted link page tests (not a test file itself): a buyer's browser without
@@ -56,7 +56,7 @@ export const textOf = (visit: Visit | null): string =>
   (visit?.body ?? "")
     .replace(/<(style|script)\b[\s\S]*?<\/\1>/gi, "")
     .replace(/<[^>]*>/g, " ")
-    .replace(/&amp;/g, "&")
+    .replace(/&[#a-z0-9]+;/gi, (entity) => decodeEntities(entity))
     .replace(/\s+/g, " ")
     .trim();
 
@@ -90,7 +90,7 @@ export async function answerAcs(h: Harness, acs: Outcome, otp = OTP, button = "c
 }
 
 export const paymentsOfLink = (h: Harness, linkId: string) =>
-  h.store.db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, code").all<{ code: string }>(linkId).map((r) => h.store.q.payments.get(r.code)!);
+  h.store.db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code").all<{ code: string }>(linkId).map((r) => h.store.q.payments.get(r.code)!);
 
 /** Event types queued for a link (payment_link.*) and its payments (payment.*), oldest first. */
 export function eventsOfLink(h: Harness, linkId: string): string[] {

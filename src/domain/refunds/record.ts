@@ -17,7 +17,7 @@ export const REFUND_CHECK_TIMER = "refund-check";
 
 /** Sends the refund or void; null when the bank could not be reached (asked again later). */
 export async function sendToBank(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
-  const input = { bankReference: captureReference, amount: refund.amount, nowMs: deps.clock.nowMs() };
+  const input = { idempotencyKey: refund.id, bankReference: captureReference, amount: refund.amount, nowMs: deps.clock.nowMs() };
   try {
     return refund.method === "void" ? await deps.bank.void(input) : await deps.bank.refund(input);
   } catch (error) {

@@ -48,6 +48,7 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
   let result: PayoutResult;
   try {
     result = await deps.bank.payout({
+      idempotencyKey: batchId,
       partnerId: batch.partnerId,
       amount: batch.amount,
       payoutAccount: partner?.payoutAccount ?? null,

@@ -22,7 +22,9 @@ export const dayendTimer: TimerModule = {
     try {
       await runDayEnd(deps, day);
     } finally {
-      const next = addDays(day, 1);
+      // The next day, or later if the clock jumped further than the catch-up bound.
+      const first = firstDayToEnd(deps.store.q, deps.clock.nowMs());
+      const next = addDays(day, 1) > first ? addDays(day, 1) : first;
       deps.timers.schedule(DAYEND_TIMER, next, dayEndDueAtMs(next));
     }
   },

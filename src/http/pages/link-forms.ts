@@ -70,9 +70,9 @@ ${problem !== null && html`<p id="bin-problem" class="problem" role="alert">${pr
 /** The one-page form the script reveals; hidden (and inert) without JavaScript. */
 function onePageForm(token: string): SafeHtml {
   return html`<form id="pay-form" method="post" action="${linkPathOf("pay", token)}" data-options-url="${linkPathOf("options", token)}" hidden>
-${cardNumberField("", "Taksit seçenekleri, numaranın ilk 8 hanesi girilince aşağıda görünür.")}
+${cardNumberField("", "Kartın ön yüzündeki numaranın tamamı; taksit seçenekleri aşağıda görünür.")}
 <div id="options"></div>
-<p id="options-status" class="hint" role="status" aria-live="polite"></p>
+<p id="options-status" class="hint status" role="status" aria-live="polite"></p>
 ${expiryAndCvvFields}
 <div class="actions"><button id="pay-submit" type="submit" disabled>Öde</button></div>
 </form>`;

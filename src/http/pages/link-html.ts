@@ -27,6 +27,7 @@ const LINK_CSS = [
   ".field{margin:0 0 1rem}",
   ".row{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.75rem}",
   ".hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}",
+  ".status{margin:0 0 1rem}",
   ".problem{color:var(--danger);font-weight:600}",
   "a{color:var(--accent)}",
   "a.button{display:inline-flex;align-items:center;min-height:44px;padding:.625rem 1.25rem;",

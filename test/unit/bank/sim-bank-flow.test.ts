@@ -61,7 +61,7 @@ describe("product 6 test cards through start3d -> ACS -> callback -> capture -> 
 
     const nowMs = T0 + 5000;
     for (const reverse of [bank.refund, bank.void]) {
-      const result = await reverse({ bankReference: capture.bankReference, amount: 1000, nowMs });
+      const result = await reverse({ idempotencyKey: "rfd_test", bankReference: capture.bankReference, amount: 1000, nowMs });
       expect(result.status).toBe(flow.refunds);
       if (flow.refunds !== "pending") continue;
       expect(result.nextCheckAtMs).toBe(nowMs + SIM_REFUND_PENDING_MS);
@@ -85,7 +85,7 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
     if (!callback.ok) throw new Error("callback refused");
     const capture = await bank.capture({ attemptId: "att_1", amount: 5000, bankProfile: callback.bankProfile });
     if (!capture.approved) throw new Error("capture refused");
-    const refund = await bank.refund({ bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
+    const refund = await bank.refund({ idempotencyKey: "rfd_test", bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
     expect(refund).toMatchObject(expected);
     expect(refund.bankReference).toMatch(/^SIMRF-/);
   });
@@ -97,7 +97,7 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
     if (!callback.ok) throw new Error("callback refused");
     const capture = await before.capture({ attemptId: "att_r", amount: 5000, bankProfile: callback.bankProfile });
     if (!capture.approved) throw new Error("capture refused");
-    const refund = await before.refund({ bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
+    const refund = await before.refund({ idempotencyKey: "rfd_test", bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
 
     const after = newBank();
     const ask = { bankReference: capture.bankReference, refundReference: refund.bankReference ?? "" };
@@ -107,7 +107,7 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
 
   it("declines refunds of a reference it never issued", async () => {
     const bank = newBank();
-    expect(await bank.refund({ bankReference: "SIM-A-nothex", amount: 100, nowMs: T0 })).toMatchObject({
+    expect(await bank.refund({ idempotencyKey: "rfd_test", bankReference: "SIM-A-nothex", amount: 100, nowMs: T0 })).toMatchObject({
       status: "declined",
       procReturnCode: "99",
       bankReference: null,
@@ -120,13 +120,13 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
 describe("product 9 payouts", () => {
   it("pays a batch to an account and fails without one", async () => {
     const bank = newBank();
-    const paid = await bank.payout({ partnerId: "ptn_demo", amount: 10000, payoutAccount: "TR000000000000000000000000", nowMs: T0 });
+    const paid = await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: "TR000000000000000000000000", nowMs: T0 });
     expect(paid).toMatchObject({ status: "paid", bankReference: expect.stringMatching(/^SIMPO-[0-9A-F]{16}$/) });
-    expect(await bank.payout({ partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 })).toEqual({
+    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 })).toEqual({
       status: "failed",
       reason: "no_payout_account",
     });
-    expect(await bank.payout({ partnerId: "ptn_demo", amount: 0, payoutAccount: "TR00", nowMs: T0 })).toEqual({
+    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 0, payoutAccount: "TR00", nowMs: T0 })).toEqual({
       status: "failed",
       reason: "invalid_amount",
     });
