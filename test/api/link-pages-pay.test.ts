@@ -123,7 +123,7 @@ describe("interface 3.1 failed attempts re-open the link", () => {
     const failed = await answerAcs(h, await payOnePage(h, link.token, CARDS.insufficientFunds, 1));
     expect(failed.page?.status).toBe(200);
     expect(textOf(failed.page)).toContain("Ödeme tamamlanamadı");
-    expect(failed.page!.body).toContain(`href="/l/${link.token}"`);
+    expect(failed.page!.body).toContain(`href="${BASE}/l/${link.token}"`);
     expect((await linkJson(h, link.id)).status).toBe("failed");
   });
 
@@ -286,6 +286,6 @@ describe("product 6 CSP form-action along the way (Chromium checks it on redirec
     const r = await h.runtime.app.request(forged);
     expect([r.status, r.headers.get("location")]).toEqual([303, `${REDIRECT_URL}/payment/failure`]);
     const unknown = await h.runtime.app.request(pageUrl(link.token, "/result?paymentCode=pay_nope&status=captured"));
-    expect([unknown.status, unknown.headers.get("location")]).toEqual([303, `/l/${link.token}`]);
+    expect([unknown.status, unknown.headers.get("location")]).toEqual([303, `${BASE}/l/${link.token}`]);
   });
 });

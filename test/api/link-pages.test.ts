@@ -277,7 +277,7 @@ describe("product 16 steps without JavaScript: first 8 digits, then the options,
     const r = await linkClient(h).post(pageUrl(link.token, "/card"), { bin: "40000033", installment: "3" });
     expect(r.page?.status).toBe(422);
     expect(textOf(r.page)).toContain("installment_not_allowed");
-    expect(r.page!.body).toContain(`href="/l/${link.token}"`);
+    expect(r.page!.body).toContain(`href="${BASE}/l/${link.token}"`);
   });
 
   it("step 1 with a card the link cannot be paid with: the generic page without a code", async () => {

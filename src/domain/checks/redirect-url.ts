@@ -32,8 +32,12 @@ const PRINTABLE_ASCII = /^[\x21-\x5B\x5D-\x7E]*$/;
 /** `scheme://authority` at the very start; the authority ends at the first / ? or #. */
 const ABSOLUTE_PREFIX = /^(https?):\/\/([^/?#]*)/i;
 
-/** Host as a DNS name (optional trailing dot) or bracketed IPv6, then an optional port. */
-const AUTHORITY = /^((?:[a-z0-9_-]+\.)*[a-z0-9_-]+\.?|\[[0-9a-f:.]+\])(?::([0-9]{0,5}))?$/i;
+/**
+ * Host as a DNS name (letters, digits, hyphens; optional trailing dot) or bracketed IPv6, then an
+ * optional port. No "_": it is not a host-name character and CSP host-sources cannot carry it, so a
+ * page could not allow the redirect in its form-action.
+ */
+const AUTHORITY = /^((?:[a-z0-9-]+\.)*[a-z0-9-]+\.?|\[[0-9a-f:.]+\])(?::([0-9]{0,5}))?$/i;
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
 

@@ -1,9 +1,9 @@
 import { formatTry } from "../../domain/checks/money";
-import { linkPathOf } from "../../domain/link-checkout/paths";
+import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { InstallmentOptionJson } from "../../domain/installments/types";
 import type { LinkRow } from "../../store/links-sql";
 import { html, raw, type PageResponse, type SafeHtml } from "./html";
-import { backToLink, installmentText, payFormActions, renderLinkPage } from "./link-html";
+import { installmentText, linkButton, payFormActions, renderLinkPage } from "./link-html";
 import { LINK_PAGE_SCRIPT } from "./link-script";
 import { linkSummary } from "./link-views";
 
@@ -53,9 +53,9 @@ export function optionsFieldset(options: readonly InstallmentOptionJson[], check
 }
 
 /** Step 1 without JavaScript: the first 8 digits. `problem` re-renders it with the reason (400). */
-function binStepForm(token: string, problem: string | null): SafeHtml {
+function binStepForm(c: LinkFormContext, problem: string | null): SafeHtml {
   const describedBy = problem === null ? "bin-hint" : "bin-hint bin-problem";
-  return html`<form id="bin-form" method="post" action="${linkPathOf("installments", token)}">
+  return html`<form id="bin-form" method="post" action="${linkUrlOf(c.baseUrl, "installments", c.link.token)}">
 <div class="field">
 <label for="bin">Kart numaranızın ilk 8 hanesi</label>
 <input id="bin" name="bin" type="text" inputmode="numeric" autocomplete="off" pattern="[0-9]{8}" maxlength="8" required
@@ -68,8 +68,8 @@ ${problem !== null && html`<p id="bin-problem" class="problem" role="alert">${pr
 }
 
 /** The one-page form the script reveals; hidden (and inert) without JavaScript. */
-function onePageForm(token: string): SafeHtml {
-  return html`<form id="pay-form" method="post" action="${linkPathOf("pay", token)}" data-options-url="${linkPathOf("options", token)}" hidden>
+function onePageForm(c: LinkFormContext): SafeHtml {
+  return html`<form id="pay-form" method="post" action="${linkUrlOf(c.baseUrl, "pay", c.link.token)}" data-options-url="${linkUrlOf(c.baseUrl, "options", c.link.token)}" hidden>
 ${cardNumberField("", "Kartın ön yüzündeki numaranın tamamı; taksit seçenekleri aşağıda görünür.")}
 <div id="options"></div>
 <p id="options-status" class="hint status" role="status" aria-live="polite"></p>
@@ -81,8 +81,8 @@ ${expiryAndCvvFields}
 /** `GET /l/{token}` of a payable link: summary, step 1, the one-page form and its script. */
 export function linkPayPage(c: LinkFormContext, binProblem: string | null = null): PageResponse {
   const body = html`${linkSummary(c.link, c.merchant)}
-${binStepForm(c.link.token, binProblem)}
-${onePageForm(c.link.token)}
+${binStepForm(c, binProblem)}
+${onePageForm(c)}
 <script nonce="${c.nonce}">${raw(LINK_PAGE_SCRIPT)}</script>`;
   return renderLinkPage({
     title: "Ödeme",
@@ -103,12 +103,12 @@ export function linkOptionsPage(c: LinkFormContext, bin: string, card: CardFacts
   const body = html`<p class="muted">${c.merchant}</p>
 <h1>Taksit seçimi</h1>
 <p>Kartınız <strong>${bin}</strong> ile başlıyor${facts !== "" && html` (${facts})`}.</p>
-<form id="options-form" method="post" action="${linkPathOf("card", c.link.token)}">
+<form id="options-form" method="post" action="${linkUrlOf(c.baseUrl, "card", c.link.token)}">
 <input type="hidden" name="bin" value="${bin}">
 ${optionsFieldset(options)}
 <div class="actions"><button type="submit">Devam</button></div>
 </form>
-${backToLink(c.link.token, "Başka bir kart")}`;
+${linkButton(linkUrlOf(c.baseUrl, "page", c.link.token), "Başka bir kart")}`;
   return renderLinkPage({ title: "Taksit seçimi", body, nonce: c.nonce, formActions: [c.baseUrl] });
 }
 
@@ -120,12 +120,12 @@ export function linkCardPage(c: LinkFormContext, bin: string, option: Installmen
 <dt>Ödeme</dt><dd>${installmentText(option.installmentCount)}</dd>
 <dt>Ödenecek toplam</dt><dd>${formatTry(option.totalAmount ?? 0)}</dd>
 </dl>
-<form id="card-form" method="post" action="${linkPathOf("pay", c.link.token)}">
+<form id="card-form" method="post" action="${linkUrlOf(c.baseUrl, "pay", c.link.token)}">
 <input type="hidden" name="installment" value="${option.installmentCount}">
 ${cardNumberField(bin, "Kartın ön yüzündeki numaranın tamamı.")}
 ${expiryAndCvvFields}
 <div class="actions"><button type="submit">Öde</button></div>
 </form>
-${backToLink(c.link.token, "Taksit seçimini değiştir")}`;
+${linkButton(linkUrlOf(c.baseUrl, "page", c.link.token), "Taksit seçimini değiştir")}`;
   return renderLinkPage({ title: "Kart bilgileri", body, nonce: c.nonce, formActions: payFormActions(c.baseUrl, c.link) });
 }

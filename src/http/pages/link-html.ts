@@ -1,8 +1,10 @@
 import { formatTry } from "../../domain/checks/money";
-import { linkPathOf } from "../../domain/link-checkout/paths";
 import type { LinkRow } from "../../store/links-sql";
-import { html, raw, renderPage, type PageResponse, type SafeHtml } from "./html";
+import { html, raw, renderPage, toHttpUrl, type PageResponse, type SafeHtml } from "./html";
 
+// Every URL a link page puts in a form or a link is absolute under the public base URL, as the
+// link's own `url` is (interface 2.1), so a base URL with a path behind a proxy keeps working.
+//
 // The shell of the hosted link pages (product 7): html.ts's page with its strict nonce CSP, plus
 // the few styles the link pages add (summary, option list, card fields). Everything is served
 // from kasa itself: no third-party asset, font or script.
@@ -68,9 +70,9 @@ export const installmentText = (count: number): string => (count > 1 ? `${count}
 /** An option row's words: its count and the total the buyer pays with it. */
 export const optionText = (count: number, totalAmount: number): string => `${installmentText(count)}: ${formatTry(totalAmount)}`;
 
-/** A plain link back to the link's page (a GET, so no form-action is involved). */
-export const backToLink = (token: string, label = "Ödeme sayfasına dön"): SafeHtml =>
-  html`<div class="actions"><a class="button" href="${linkPathOf("page", token)}">${label}</a></div>`;
+/** A plain link to a page (a GET, so no form-action is involved). */
+export const linkButton = (url: string, label = "Ödeme sayfasına dön"): SafeHtml =>
+  html`<div class="actions"><a class="button" href="${toHttpUrl(url).href}">${label}</a></div>`;
 
 /** The origins the link's pay form leads to: kasa, and the partner's redirectUrl for a failed attempt. */
 export const payFormActions = (baseUrl: string, link: LinkRow): string[] =>

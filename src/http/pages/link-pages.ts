@@ -5,7 +5,7 @@ import type { HandoffRefusal } from "../../domain/handoff/outcomes";
 import { parseBin, parseInstallment, parseLinkPayForm } from "../../domain/link-checkout/forms";
 import { currentLink, openLink } from "../../domain/link-checkout/open";
 import { admitOptionsLookup, partnerOf, quoteLinkOptions } from "../../domain/link-checkout/options";
-import { LINK_PAGE_PATHS, linkPathOf } from "../../domain/link-checkout/paths";
+import { LINK_PAGE_PATHS, linkUrlOf } from "../../domain/link-checkout/paths";
 import { payLink } from "../../domain/link-checkout/pay";
 import { linkResultOf, resultLocationOf } from "../../domain/link-checkout/result";
 import { pageStateOf } from "../../domain/link-checkout/state";
@@ -34,7 +34,8 @@ function contextOf(deps: Deps, link: LinkRow): LinkFormContext {
 function notPayablePage(deps: Deps, link: LinkRow, posted: boolean): Response | null {
   const state = pageStateOf(link.status);
   if (state === "payable") return null;
-  return toWebResponse(linkStatePage(link, partnerOf(deps.store.q, link).name, state, deps.ids.nonce(), posted));
+  const merchant = partnerOf(deps.store.q, link).name;
+  return toWebResponse(linkStatePage({ link, merchant, state, baseUrl: deps.config.baseUrl, nonce: deps.ids.nonce(), posted }));
 }
 
 /** GET /l/{token}: opens the link (product 7) and shows what its state allows. */
@@ -67,7 +68,7 @@ function problem(deps: Deps, link: LinkRow | null, code: ErrorCode, traceId: str
     code,
     traceId,
     status: statusOf(code),
-    retryToken: link?.token ?? null,
+    retryUrl: link === null ? null : linkUrlOf(deps.config.baseUrl, "page", link.token),
     nonce: deps.ids.nonce(),
   });
   return toWebResponse(page);
@@ -148,7 +149,7 @@ function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, trace
 function getResult(deps: Deps, event: H3Event, traceId: string): Response {
   const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"));
   if (result.kind === "unknown") return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
-  if (result.kind === "unsettled") return seeOther(linkPathOf("page", result.link.token));
+  if (result.kind === "unsettled") return seeOther(linkUrlOf(deps.config.baseUrl, "page", result.link.token));
   const location = resultLocationOf(result.link, result.outcome);
   if (location !== null) return seeOther(location);
   const merchant = partnerOf(deps.store.q, result.link).name;
@@ -159,7 +160,7 @@ function getResult(deps: Deps, event: H3Event, traceId: string): Response {
     code: null,
     traceId,
     status: 200,
-    retryToken: pageStateOf(result.link.status) === "payable" ? result.link.token : null,
+    retryUrl: pageStateOf(result.link.status) === "payable" ? linkUrlOf(deps.config.baseUrl, "page", result.link.token) : null,
     retryLabel: "Yeniden dene",
     nonce: deps.ids.nonce(),
   });

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import type { LinkFormProblem } from "../../domain/link-checkout/forms";
+import { linkUrlOf } from "../../domain/link-checkout/paths";
 import { pageStateOf } from "../../domain/link-checkout/state";
 import { statusOf, type ErrorCode } from "../../errors";
 import type { LinkRow } from "../../store/links-sql";
@@ -45,7 +46,7 @@ export function linkRefusalPage(deps: Deps, link: LinkRow, code: ErrorCode, show
     code: shown ? code : null,
     traceId,
     status: statusOf(code),
-    retryToken: pageStateOf(link.status) === "payable" ? link.token : null,
+    retryUrl: pageStateOf(link.status) === "payable" ? linkUrlOf(deps.config.baseUrl, "page", link.token) : null,
     retryLabel: "Yeniden dene",
     nonce: deps.ids.nonce(),
   });

@@ -1,11 +1,12 @@
 import { formatIstanbul } from "../../domain/checks/istanbul-time";
 import { maskPayerName } from "../../domain/checks/mask";
 import { formatTry } from "../../domain/checks/money";
+import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { LinkPageState } from "../../domain/link-checkout/state";
 import type { LinkRow } from "../../store/links-sql";
 import type { PaymentRow } from "../../store/payments-sql";
 import { html, type PageResponse, type SafeHtml } from "./html";
-import { backToLink, installmentText, renderLinkPage } from "./link-html";
+import { installmentText, linkButton, renderLinkPage } from "./link-html";
 
 // What a link page says about the link and about an attempt's result (product 7). Pages are
 // Turkish (lang="tr"); instants are Istanbul wall time (product 2).
@@ -54,7 +55,17 @@ const STATE_TEXTS: Record<Exclude<LinkPageState, "payable">, StateText> = {
  * The page of a link that cannot be paid now. A busy link answers 200 to its own GET and 409 to
  * a step or pay POST (the second tab's attempt is what conflicts).
  */
-export function linkStatePage(link: LinkRow, merchant: string, state: Exclude<LinkPageState, "payable">, nonce: string, posted: boolean): PageResponse {
+export interface StatePageInput {
+  link: LinkRow;
+  merchant: string;
+  state: Exclude<LinkPageState, "payable">;
+  baseUrl: string;
+  nonce: string;
+  /** A step or pay POST rather than the page's own GET. */
+  posted: boolean;
+}
+
+export function linkStatePage({ link, merchant, state, baseUrl, nonce, posted }: StatePageInput): PageResponse {
   const text = STATE_TEXTS[state];
   const body = html`<p class="muted">${merchant}</p>
 <h1>${text.title}</h1>
@@ -64,7 +75,7 @@ export function linkStatePage(link: LinkRow, merchant: string, state: Exclude<Li
 ${link.description !== null && html`<dt>Açıklama</dt><dd>${link.description}</dd>`}
 ${state === "expired" && html`<dt>Sona erdi</dt><dd>${formatIstanbul(link.expiresAtMs)} ${ISTANBUL}</dd>`}
 </dl>
-${state === "busy" && backToLink(link.token, "Sayfayı yenile")}`;
+${state === "busy" && linkButton(linkUrlOf(baseUrl, "page", link.token), "Sayfayı yenile")}`;
   const status = state === "busy" && posted ? 409 : text.status;
   return renderLinkPage({ title: text.title, body, nonce, formActions: [], status });
 }
@@ -87,7 +98,7 @@ export interface ProblemInput {
   traceId: string;
   status: number;
   /** Where "back" leads: the link's page when it can still be paid, else nowhere. */
-  retryToken: string | null;
+  retryUrl: string | null;
   retryLabel?: string;
   nonce: string;
 }
@@ -99,7 +110,7 @@ export function linkProblemPage(p: ProblemInput): PageResponse {
 <p>${p.message}</p>
 <dl>${p.code !== null && html`<dt>Hata kodu</dt><dd><code>${p.code}</code></dd>`}<dt>İzleme no</dt><dd><code>${p.traceId}</code></dd></dl>
 </div>
-${p.retryToken !== null && backToLink(p.retryToken, p.retryLabel)}`;
+${p.retryUrl !== null && linkButton(p.retryUrl, p.retryLabel)}`;
   return renderLinkPage({ title: p.title, body, nonce: p.nonce, formActions: [], status: p.status });
 }
 

@@ -31,6 +31,7 @@ const BYPASSES: Array<[label: string, raw: string, refusedFor: "shape" | "host"]
   ["allowed host as suffix", "https://evilshop.example", "host"],
   ["other subdomain", "https://www.shop.example", "host"],
   ["trailing dot is a different entry", "https://shop.example./", "host"],
+  ["underscore in host (not a host name; CSP cannot allow it)", "https://shop_example.test/", "shape"],
   ["javascript scheme", "javascript:alert(1)", "shape"],
   ["javascript with newline", "java\nscript:alert(1)", "shape"],
   ["vbscript scheme", "vbscript:msgbox(1)", "shape"],
