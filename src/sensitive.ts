@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 const REDACTED = "[redacted]";
 
 /**
- * A value that must never reach logs, JSON or error pages (PAN, CVV, API keys, secrets).
+ * A value that must never be printed anywhere: card numbers, security codes, API keys, secrets.
  * Every accidental rendering path prints "[redacted]"; only `reveal()` yields the value, and
  * that call is the one place a reviewer has to look at.
  */

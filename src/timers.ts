@@ -19,6 +19,8 @@ export class Timers {
   private armed: ReturnType<typeof setTimeout> | undefined;
   private armedFor = Number.POSITIVE_INFINITY;
   private readonly inflight = new Set<Promise<void>>();
+  /** Resolvers of the runs waiting for any in-flight handler to settle (see `anySettled`). */
+  private settleWaiters: Array<() => void> = [];
   private live = false;
 
   constructor(
@@ -73,20 +75,22 @@ export class Timers {
    * in flight. Several runs may overlap (the real-time timer and a sandbox clock move): each due
    * timer is popped by exactly one of them, and handlers start without waiting for slower ones,
    * so a hanging webhook receiver (bounded by its own deadline) never delays an expiry.
+   * `untilIdle` false (the real-time timer) returns once nothing is due, without waiting for
+   * handlers: their follow-up timers arm the wheel again, so runs never pile up under load.
    */
-  async runDue(): Promise<void> {
+  async runDue(untilIdle = true): Promise<void> {
     for (;;) {
       const due = this.takeDue(this.clock.nowMs());
       if (due.length === 0) {
-        if (this.inflight.size === 0) break;
+        if (!untilIdle || this.inflight.size === 0) break;
         // Something still runs; it may schedule follow-up timers that are already due.
-        await Promise.race(this.inflight);
+        await this.anySettled();
         continue;
       }
       for (const t of due) this.track(this.fire(t.kind, t.key, t.dueAtMs));
       // Let requests and group commits through between batches.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      while (this.inflight.size >= TIMER_MAX_IN_FLIGHT) await Promise.race(this.inflight);
+      while (this.inflight.size >= TIMER_MAX_IN_FLIGHT) await this.anySettled();
     }
     if (this.live) this.arm();
   }
@@ -105,8 +109,22 @@ export class Timers {
   }
 
   private track(p: Promise<void>): void {
-    const tracked = p.finally(() => this.inflight.delete(tracked));
+    const tracked = p.finally(() => {
+      this.inflight.delete(tracked);
+      const waiters = this.settleWaiters;
+      this.settleWaiters = [];
+      for (const wake of waiters) wake();
+    });
     this.inflight.add(tracked);
+  }
+
+  /**
+   * Resolves when any in-flight handler settles. Promise.race over the whole set would subscribe
+   * to every in-flight promise on each call, O(in flight) per wake-up (issue 11: a quarter of the
+   * server's CPU under steady webhook traffic).
+   */
+  private anySettled(): Promise<void> {
+    return new Promise<void>((resolve) => this.settleWaiters.push(resolve));
   }
 
   private async fire(kind: string, key: string, dueAtMs: number): Promise<void> {
@@ -130,7 +148,8 @@ export class Timers {
     this.armed = setTimeout(() => {
       this.armed = undefined;
       this.armedFor = Number.POSITIVE_INFINITY;
-      void this.runDue();
+      // Real time needs no wait for idle: a handler's follow-up timer arms the wheel again.
+      void this.runDue(false);
     }, delay);
     // The process should not stay alive only for a timer (CLI commands open the app too).
     (this.armed as { unref?: () => void }).unref?.();

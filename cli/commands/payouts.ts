@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
-import type { PayoutBatchRow } from "../../src/store/operator-sql";
+import type { PayoutBatchRow } from "../../src/store/settlement-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { optional, parseLimit } from "../flags";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { toIso } from "../../src/domain/checks/istanbul-time";
-import type { RefundRow } from "../../src/store/operator-sql";
+import { toRefundJson as toApiRefundJson } from "../../src/domain/refunds/view";
+import type { RefundRow } from "../../src/store/refunds-sql";
 import { CliError, commonArgs, output, requireArg, withStore } from "../context";
 import { details, istanbulOrDash, tryOrDash } from "../format";
 
@@ -8,21 +8,17 @@ import { details, istanbulOrDash, tryOrDash } from "../format";
 // (payment, partner, the partner's own code, the payout batch that deducted a credit refund).
 
 export function toRefundJson(r: RefundRow) {
+  // The API's record (interface 2.4) with the operator's fields, in the order `kasa` has always printed.
+  const { refundId, createdAt, updatedAt, ...rest } = toApiRefundJson(r);
   return {
-    refundId: r.id,
+    refundId,
     paymentCode: r.paymentCode,
     partnerId: r.partnerId,
     partnerRefundCode: r.partnerRefundCode,
-    method: r.method,
-    status: r.status,
-    amount: r.amount,
-    procReturnCode: r.procReturnCode,
-    authCode: r.authCode,
-    errMsg: r.errMsg,
-    bankReference: r.bankReference,
+    ...rest,
     payoutBatchId: r.payoutBatchId,
-    createdAt: toIso(r.createdAtMs),
-    updatedAt: toIso(r.updatedAtMs),
+    createdAt,
+    updatedAt,
   };
 }
 

@@ -5,8 +5,15 @@ import { MAX_BODY_BYTES } from "../limits";
 
 /** Reads at most MAX_BODY_BYTES (product 3: else 413), without buffering an oversized body. */
 export async function readLimitedText(req: Request): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
+  const length = req.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > MAX_BODY_BYTES) fail("request_too_large");
+  // A valid Content-Length without chunked framing is all the server hands over, and it is
+  // already bounded above, so one native read is safe. Reading the stream chunk by chunk costs
+  // about 10 µs more per request on Bun (issue 11); it stays for bodies of undeclared size.
+  if (length !== null && Number.isSafeInteger(declared) && declared >= 0 && !req.headers.has("transfer-encoding")) {
+    return new TextDecoder("utf-8", { fatal: false }).decode(await req.arrayBuffer());
+  }
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,4 +1,8 @@
 import type { Db, SqlValue } from "./db";
+import type { LinkRow } from "./links-sql";
+import type { PaymentRow } from "./payments-sql";
+import { REFUND_COLUMNS, type RefundRow } from "./refunds-sql";
+import { PAYOUT_BATCH_COLUMNS, type PayoutBatchRow } from "./settlement-sql";
 
 // Read-only views for the operator CLI (product 14): listings across partners and the rows the
 // API never shows (refunds by batch, payout batches). Kept apart from the resources' own files so
@@ -7,64 +11,18 @@ import type { Db, SqlValue } from "./db";
 /** A listing filter; `null` means "any". `limit` is already validated by the caller. */
 export type OperatorFilter = { partnerId: string | null; status: string | null; limit: number };
 
-export type PaymentSummaryRow = {
-  code: string;
-  partnerId: string;
-  terminalId: string;
-  partnerTxCode: string;
-  channel: string;
-  linkId: string | null;
-  status: string;
-  amount: number;
-  installment: number;
-  maskedPan: string | null;
-  commissionAmount: number | null;
-  netToPartner: number | null;
-  expectedValueDate: string | null;
-  refundedAmount: number;
-  capturedAtMs: number | null;
-  createdAtMs: number;
-};
+/** A payment in the operator's listings: the row without the handoff credential and bank details. */
+export type PaymentSummaryRow = Pick<
+  PaymentRow,
+  | "code" | "partnerId" | "terminalId" | "partnerTxCode" | "channel" | "linkId" | "status" | "amount" | "installment"
+  | "maskedPan" | "commissionAmount" | "netToPartner" | "expectedValueDate" | "refundedAmount" | "capturedAtMs" | "createdAtMs"
+>;
 
-export type LinkSummaryRow = {
-  id: string;
-  partnerId: string;
-  partnerReference: number;
-  terminalId: string;
-  status: string;
-  amount: number;
-  shareBps: number;
-  description: string | null;
-  expiresAtMs: number;
-  createdAtMs: number;
-};
-
-export type RefundRow = {
-  id: string;
-  paymentCode: string;
-  partnerId: string;
-  partnerRefundCode: string;
-  method: string;
-  status: string;
-  amount: number;
-  procReturnCode: string | null;
-  authCode: string | null;
-  errMsg: string | null;
-  bankReference: string | null;
-  payoutBatchId: string | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-export type PayoutBatchRow = {
-  id: string;
-  partnerId: string;
-  day: string;
-  amount: number;
-  status: string;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
+/** A link in the operator's listings. */
+export type LinkSummaryRow = Pick<
+  LinkRow,
+  "id" | "partnerId" | "partnerReference" | "terminalId" | "status" | "amount" | "shareBps" | "description" | "expiresAtMs" | "createdAtMs"
+>;
 
 const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalId, partner_tx_code AS partnerTxCode,
   channel, link_id AS linkId, status, amount, installment, masked_pan AS maskedPan,
@@ -73,13 +31,6 @@ const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalI
 
 const LINK_SUMMARY = `id, partner_id AS partnerId, partner_reference AS partnerReference, terminal_id AS terminalId,
   status, amount, share_bps AS shareBps, description, expires_at_ms AS expiresAtMs, created_at_ms AS createdAtMs`;
-
-const REFUND = `id, payment_code AS paymentCode, partner_id AS partnerId, partner_refund_code AS partnerRefundCode,
-  method, status, amount, proc_return_code AS procReturnCode, auth_code AS authCode, err_msg AS errMsg,
-  bank_reference AS bankReference, payout_batch_id AS payoutBatchId, created_at_ms AS createdAtMs,
-  updated_at_ms AS updatedAtMs`;
-
-const PAYOUT = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
 
 /** `WHERE` for the optional partner and status of a listing (always a valid clause). */
 function filterWhere(f: OperatorFilter): { sql: string; params: SqlValue[] } {
@@ -110,13 +61,13 @@ export function operatorSql(db: Db) {
       db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE payout_batch_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(batchId),
     /** interface 4.2's order (product 16), across partners; the id makes it total. */
     links: (f: OperatorFilter) => list<LinkSummaryRow>(LINK_SUMMARY, "payment_links", "created_at_ms DESC, partner_reference DESC, id DESC", f),
-    refund: (id: string) => db.prepare(`SELECT ${REFUND} FROM refunds WHERE id = ?`).get<RefundRow>(id),
+    refund: (id: string) => db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = ?`).get<RefundRow>(id),
     refundsOfPayment: (code: string) =>
-      db.prepare(`SELECT ${REFUND} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(code),
+      db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(code),
     refundsOfBatch: (batchId: string) =>
-      db.prepare(`SELECT ${REFUND} FROM refunds WHERE payout_batch_id = ? ORDER BY created_at_ms, id`).all<RefundRow>(batchId),
+      db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE payout_batch_id = ? ORDER BY created_at_ms, id`).all<RefundRow>(batchId),
     /** Latest day first. */
-    payoutBatches: (f: OperatorFilter) => list<PayoutBatchRow>(PAYOUT, "payout_batches", "day DESC, partner_id, id", f),
-    payoutBatch: (id: string) => db.prepare(`SELECT ${PAYOUT} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
+    payoutBatches: (f: OperatorFilter) => list<PayoutBatchRow>(PAYOUT_BATCH_COLUMNS, "payout_batches", "day DESC, partner_id, id", f),
+    payoutBatch: (id: string) => db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
   };
 }

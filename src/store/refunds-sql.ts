@@ -40,7 +40,8 @@ export type RefundOutcome = {
 /** The amounts that decide what is left to refund (product 9). */
 export type RefundTotals = { approved: number; pending: number; count: number; approvedCredits: number };
 
-const COLUMNS = `id, payment_code AS paymentCode, partner_id AS partnerId, partner_refund_code AS partnerRefundCode,
+/** The refund columns as a RefundRow; the operator's read views select them too. */
+export const REFUND_COLUMNS = `id, payment_code AS paymentCode, partner_id AS partnerId, partner_refund_code AS partnerRefundCode,
   method, status, amount, proc_return_code AS procReturnCode, auth_code AS authCode, err_msg AS errMsg,
   bank_reference AS bankReference, payout_batch_id AS payoutBatchId, created_at_ms AS createdAtMs,
   updated_at_ms AS updatedAtMs`;
@@ -49,14 +50,14 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => "?")
 
 export function refundsSql(db: Db) {
   return {
-    get: (id: string) => db.prepare(`SELECT ${COLUMNS} FROM refunds WHERE id = ?`).get<RefundRow>(id),
+    get: (id: string) => db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = ?`).get<RefundRow>(id),
     byPartnerCode: (partnerId: string, partnerRefundCode: string) =>
       db
-        .prepare(`SELECT ${COLUMNS} FROM refunds WHERE partner_id = ? AND partner_refund_code = ?`)
+        .prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE partner_id = ? AND partner_refund_code = ?`)
         .get<RefundRow>(partnerId, partnerRefundCode),
     /** Interface 2.3 `refunds`: oldest first (bounded by REFUNDS_PER_PAYMENT_MAX at creation). */
     ofPayment: (paymentCode: string) =>
-      db.prepare(`SELECT ${COLUMNS} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(paymentCode),
+      db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(paymentCode),
     totals(paymentCode: string): RefundTotals {
       const r = db
         .prepare(

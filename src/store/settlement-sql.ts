@@ -28,7 +28,8 @@ const DUE_PAYMENT = `settled_day IS NOT NULL AND payout_batch_id IS NULL AND exp
 // Must repeat the partial index refunds_payout_due.
 const DUE_REFUND = `method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL AND updated_at_ms < ?`;
 
-const BATCH = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+/** The payout batch columns as a PayoutBatchRow; the operator's read views select them too. */
+export const PAYOUT_BATCH_COLUMNS = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
 
@@ -91,10 +92,10 @@ export function settlementSql(db: Db) {
         .get<{ amount: number }>(batchId, batchId);
       return r?.amount ?? 0;
     },
-    batch: (id: string) => db.prepare(`SELECT ${BATCH} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
+    batch: (id: string) => db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
     /** Batches created but not yet answered by the bank (restart recovery). */
     pendingBatches: () =>
-      db.prepare(`SELECT ${BATCH} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`).all<PayoutBatchRow>(),
+      db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`).all<PayoutBatchRow>(),
     finishBatch: (id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number) =>
       db
         .prepare(`UPDATE payout_batches SET status = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`)

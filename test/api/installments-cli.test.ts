@@ -9,6 +9,7 @@ import { CliError } from "../../cli/context";
 import golden from "../../src/domain/installments/golden-vectors.json";
 import { quoteAmounts } from "../../src/domain/installments/math";
 import { openStore } from "../../src/store/store";
+import { runJson } from "../cli/cli-run";
 
 // Product 14 `kasa bins import FILE.csv` and issue 6 `kasa installments quote`, run in-process
 // with citty's runCommand; `--json` output is read back from stdout.
@@ -21,21 +22,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs a command and returns what it wrote to stdout, parsed as JSON. */
-async function runJson(command: Parameters<typeof runCommand>[0], rawArgs: string[]): Promise<unknown> {
-  let out = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await runCommand(command, { rawArgs: [...rawArgs, "--json"] });
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return JSON.parse(out);
-}
 
 function csv(name: string, lines: string[]): string {
   const file = join(dir, name);

@@ -1,43 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock";
+import { describe, expect, it } from "vitest";
+import type { ManualClock } from "../../src/clock";
 import type { RefundMethod } from "../../src/store/refunds-sql";
 import { TEST_SEED } from "../support/fixtures";
-import { T0 } from "../support/harness";
 import { capture, kasaProcess, type KasaProcess } from "../support/kasa-process";
+import { useRestartRig } from "../support/restart-rig";
 
 // DESIGN request flow 3 / product 9: the bank is called between two units of work. A process that
 // stops in between leaves a pending refund; the next start resolves it through the "refund-check"
 // timer (bank.refundStatus, or the request again when the bank's answer was never recorded):
 // never a lost refund, never a doubled one.
 
-let dir: string;
 let path: string;
 let clock: ManualClock;
-const open: KasaProcess[] = [];
+const rig = useRestartRig<KasaProcess>("kasa-refunds-", (files) => ({ path, clock } = files));
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "kasa-refunds-"));
-  path = join(dir, "kasa.db");
-  clock = new ManualClock(T0);
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) await p.close().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(seed = false): Promise<KasaProcess> {
-  const p = await kasaProcess({ path, clock, seed: seed ? TEST_SEED : undefined });
-  open.push(p);
-  return p;
-}
-
-async function stop(p: KasaProcess): Promise<void> {
-  open.splice(open.indexOf(p), 1);
-  await p.close();
-}
+const start = async (seed = false): Promise<KasaProcess> =>
+  rig.track(await kasaProcess({ path, clock, seed: seed ? TEST_SEED : undefined }));
+const stop = rig.stop;
 
 const refundEvents = (p: KasaProcess, pay: string): string[] =>
   p.store.q.webhooks

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { dayendCommand } from "../../cli/commands/dayend";
-import { ManualClock } from "../../src/clock";
+import type { ManualClock } from "../../src/clock";
 import { formBatches } from "../../src/domain/settlement/payouts";
 import { DAY_MS, HOUR_MS } from "../../src/limits";
 import { openStore } from "../../src/store/store";
@@ -11,6 +8,7 @@ import { runHuman, runJson } from "../cli/cli-run";
 import { harness, T0, type Harness } from "../support/harness";
 import { capture, kasaProcess, type KasaProcess } from "../support/kasa-process";
 import { MONEY_SEED } from "../support/money-fixtures";
+import { useRestartRig } from "../support/restart-rig";
 
 // product 13, 9: the sandbox clock moved over several midnights runs each day end exactly once,
 // also across restarts (the dayends rows and the stored clock offset are the truth); batches a
@@ -18,34 +16,20 @@ import { MONEY_SEED } from "../support/money-fixtures";
 
 const TO_MIDNIGHT = 12 * HOUR_MS;
 
-let dir: string;
 let path: string;
 let clock: ManualClock;
-const open: KasaProcess[] = [];
+const rig = useRestartRig<KasaProcess>("kasa-dayend-", (files) => ({ path, clock } = files));
 let h: Harness | undefined;
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "kasa-dayend-"));
-  path = join(dir, "kasa.db");
-  clock = new ManualClock(T0);
-});
+// Registered after the rig, so it runs before the rig closes the processes (hooks unwind as a stack).
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  for (const p of open.splice(0)) await p.close().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(mode: "serve" | "sandbox" = "serve", seed = false): Promise<KasaProcess> {
-  const p = await kasaProcess({ path, clock, mode, seed: seed ? MONEY_SEED : undefined });
-  open.push(p);
-  return p;
-}
-
-async function stop(p: KasaProcess): Promise<void> {
-  open.splice(open.indexOf(p), 1);
-  await p.close();
-}
+const start = async (mode: "serve" | "sandbox" = "serve", seed = false): Promise<KasaProcess> =>
+  rig.track(await kasaProcess({ path, clock, mode, seed: seed ? MONEY_SEED : undefined }));
+const stop = rig.stop;
 
 type Q = { store: KasaProcess["store"] };
 const dayends = (k: Q) => k.store.db.prepare("SELECT day FROM dayends ORDER BY day").all<{ day: string }>().map((r) => r.day);

@@ -3,24 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCommand } from "citty";
 import { consola } from "consola";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { webhooksCommand } from "../../cli/commands/webhooks";
 import { CliError } from "../../cli/context";
 import { ManualClock } from "../../src/clock";
-import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { enqueueOk, SECRET, setWebhook, startServer } from "../unit/webhooks/support";
+import type { Receiver } from "../unit/webhooks/receiver";
+import { enqueueOk, setWebhook, startServer, useReceiver } from "../unit/webhooks/support";
 
 let receiver: Receiver;
 let dir: string;
 let db: string;
 let delivered: string;
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
+useReceiver((r) => (receiver = r));
 beforeEach(async () => {
-  receiver.reset();
   dir = mkdtempSync(join(tmpdir(), "kasa-webhooks-cli-"));
   db = join(dir, "kasa.db");
   const server = await startServer(db, { seed: true });

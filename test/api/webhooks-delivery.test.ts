@@ -1,24 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
 import type { OutboxEvent } from "../../src/domain/webhooks/outbox";
 import { DAY_MS } from "../../src/limits";
-import { harness, T0, type Harness } from "../support/harness";
-import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { attempts, delivery, enqueue, enqueueOk, SECRET, setWebhook } from "../unit/webhooks/support";
+import { T0, type Harness } from "../support/harness";
+import type { Receiver } from "../unit/webhooks/receiver";
+import { attempts, delivery, enqueue, enqueueOk, SECRET, setWebhook, useReceiverHarness } from "../unit/webhooks/support";
 
 let receiver: Receiver;
 let h: Harness;
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
-beforeEach(async () => {
-  receiver.reset();
-  h = await harness();
-  await setWebhook(h, "ptn_test", receiver.url);
-});
-afterEach(async () => h.close());
+useReceiverHarness((ready) => ({ receiver, h } = ready));
 
 const runDue = () => h.deps.timers.runDue();
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   listDeliveries,
   resendDelivery,
@@ -7,23 +7,14 @@ import {
   WebhookOperatorError,
 } from "../../src/domain/webhooks/service";
 import { DAY_MS, SECOND_MS, WEBHOOK_RETRY_DELAYS_MS } from "../../src/limits";
-import { harness, T0, type Harness } from "../support/harness";
-import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { enqueueOk, SECRET, setWebhook } from "../unit/webhooks/support";
+import { T0, type Harness } from "../support/harness";
+import type { Receiver } from "../unit/webhooks/receiver";
+import { enqueueOk, setWebhook, useReceiverHarness } from "../unit/webhooks/support";
 
 let receiver: Receiver;
 let h: Harness;
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
-beforeEach(async () => {
-  receiver.reset();
-  h = await harness();
-  await setWebhook(h, "ptn_test", receiver.url);
-});
-afterEach(async () => h.close());
+useReceiverHarness((ready) => ({ receiver, h } = ready));
 
 const runDue = () => h.deps.timers.runDue();
 

@@ -1,45 +1,20 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../src/clock";
+import { describe, expect, it } from "vitest";
+import type { ManualClock } from "../../src/clock";
 import { DAY_MS, SECOND_MS, WEBHOOK_TIMEOUT_MS } from "../../src/limits";
 import { T0 } from "../support/harness";
-import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { attempts, delivery, enqueueOk, SECRET, setWebhook, startServer, type Server } from "../unit/webhooks/support";
+import { useRestartRig } from "../support/restart-rig";
+import type { Receiver } from "../unit/webhooks/receiver";
+import { attempts, delivery, enqueueOk, setWebhook, startServer, useReceiver, type Server } from "../unit/webhooks/support";
 
 let receiver: Receiver;
-let dir: string;
 let path: string;
 let clock: ManualClock;
-const open: Server[] = [];
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
-beforeEach(() => {
-  receiver.reset();
-  dir = mkdtempSync(join(tmpdir(), "kasa-webhooks-"));
-  path = join(dir, "kasa.db");
-  // One clock for both "processes": time does not jump at a restart unless the test says so.
-  clock = new ManualClock(T0);
-});
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.close().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
+useReceiver((r) => (receiver = r));
+const rig = useRestartRig<Server>("kasa-webhooks-", (files) => ({ path, clock } = files));
 
-async function start(seed = false): Promise<Server> {
-  const server = await startServer(path, { clock, seed });
-  open.push(server);
-  return server;
-}
-
-async function stop(server: Server): Promise<void> {
-  open.splice(open.indexOf(server), 1);
-  await server.close();
-}
+const start = async (seed = false): Promise<Server> => rig.track(await startServer(path, { clock, seed }));
+const stop = rig.stop;
 
 const receivedIds = () => receiver.deliveries.map((d) => d.headers["x-service-delivery-id"]);
 

@@ -1,22 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, WEBHOOK_RETRY_DELAYS_MS } from "../../src/limits";
-import { harness, T0, type Harness } from "../support/harness";
+import { T0, type Harness } from "../support/harness";
 import { closedPort, startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { attempts, delivery, enqueueOk, SECRET, setWebhook, useWorker } from "../unit/webhooks/support";
+import { attempts, delivery, enqueueOk, SECRET, setWebhook, useReceiverHarness, useWorker } from "../unit/webhooks/support";
 
 let receiver: Receiver;
 let h: Harness;
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
-beforeEach(async () => {
-  receiver.reset();
-  h = await harness();
-  await setWebhook(h, "ptn_test", receiver.url);
-});
-afterEach(async () => h.close());
+useReceiverHarness((ready) => ({ receiver, h } = ready));
 
 const runDue = () => h.deps.timers.runDue();
 // A short deadline through the worker's option; the 5 s default is the same code path.

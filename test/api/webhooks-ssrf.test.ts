@@ -1,20 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/deps";
 import type { ResolveHost } from "../../src/domain/webhooks/ssrf";
 import { DAY_MS, SECOND_MS } from "../../src/limits";
 import { TEST_KEY } from "../support/fixtures";
 import { harness, T0, type Harness } from "../support/harness";
-import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
-import { attempts, delivery, enqueueOk, SECRET, setWebhook, startServer, useWorker } from "../unit/webhooks/support";
+import type { Receiver } from "../unit/webhooks/receiver";
+import { attempts, delivery, enqueueOk, setWebhook, startServer, useReceiver, useWorker } from "../unit/webhooks/support";
 
 let receiver: Receiver;
 let h: Harness | undefined;
 
-beforeAll(async () => {
-  receiver = await startReceiver({ secret: SECRET });
-});
-afterAll(async () => receiver.close());
-beforeEach(() => receiver.reset());
+useReceiver((r) => (receiver = r));
 afterEach(async () => {
   await h?.close();
   h = undefined;

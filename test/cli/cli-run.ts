@@ -24,6 +24,13 @@ export async function seededDb(): Promise<string> {
   return db;
 }
 
+/** seededDb() plus addMoneyRows(): the database the listing commands' tests read. */
+export async function moneyDb(): Promise<string> {
+  const file = await seededDb();
+  await addMoneyRows(file);
+  return file;
+}
+
 /** Any command, whatever its arguments (citty types commands by their argument definitions). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = CommandDef<any>;

@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { paymentsCommand } from "../../cli/commands/payments";
-import { addMoneyRows, runError, runHuman, runJson, seededDb } from "./cli-run";
+import { moneyDb, runError, runHuman, runJson } from "./cli-run";
 
 type Payment = Record<string, unknown> & { paymentCode: string };
 
-async function db(): Promise<string> {
-  const file = await seededDb();
-  await addMoneyRows(file);
-  return file;
-}
-
 describe("product 14: kasa payments list", () => {
   it("--json lists payments newest first across partners", async () => {
-    const file = await db();
+    const file = await moneyDb();
     const out = await runJson<Payment[]>(paymentsCommand, ["list", "--db", file]);
     expect(out.map((p) => p.paymentCode)).toEqual(["pay_cli0000000000000003", "pay_cli0000000000000002", "pay_cli0000000000000001"]);
     expect(out[2]).toEqual({
@@ -25,7 +19,7 @@ describe("product 14: kasa payments list", () => {
   });
 
   it("--partner, --status and --limit narrow the list", async () => {
-    const file = await db();
+    const file = await moneyDb();
     const codes = async (...flags: string[]) => (await runJson<Payment[]>(paymentsCommand, ["list", ...flags, "--db", file])).map((p) => p.paymentCode.slice(-1));
     expect(await codes("--partner", "ptn_test")).toEqual(["2", "1"]);
     expect(await codes("--status", "captured")).toEqual(["1"]);
@@ -34,7 +28,7 @@ describe("product 14: kasa payments list", () => {
   });
 
   it("human output shows amounts as TRY and times in Istanbul", async () => {
-    const text = await runHuman(paymentsCommand, ["list", "--db", await db()]);
+    const text = await runHuman(paymentsCommand, ["list", "--db", await moneyDb()]);
     expect(text).toMatch(/pay_cli0000000000000002\s+ptn_test\s+ORDER-2\s+initiated\s+2\.500,75 TL\s+3\s+-\s+-\s+02\.03\.2026 12:00/);
   });
 
@@ -43,13 +37,13 @@ describe("product 14: kasa payments list", () => {
     [["--limit", "ten"], /^--limit: must be an integer/],
     [["--status", "paid"], /--status/],
   ])("%j is a usage error (exit 2)", async (flags, message) => {
-    expect(await runError(paymentsCommand, ["list", ...flags, "--db", await db()])).toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
+    expect(await runError(paymentsCommand, ["list", ...flags, "--db", await moneyDb()])).toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
   });
 });
 
 describe("product 14: kasa payments show", () => {
   it("--json prints the whole record with its refunds, never the paymentRef", async () => {
-    const out = await runJson<Payment>(paymentsCommand, ["show", "pay_cli0000000000000001", "--db", await db()]);
+    const out = await runJson<Payment>(paymentsCommand, ["show", "pay_cli0000000000000001", "--db", await moneyDb()]);
     expect(out).toMatchObject({
       paymentCode: "pay_cli0000000000000001", status: "captured", amount: 10_000, principal: 10_000, currency: "TRY", cardBrand: "bonus",
       cardFamily: "credit", cardBank: "Demo Bank A", appliedRateBps: 199, appliedFixedFee: null, bankReference: "BR1", authCode: "A1",
@@ -61,6 +55,6 @@ describe("product 14: kasa payments show", () => {
   });
 
   it("an unknown code is one line, exit 1", async () => {
-    expect(await runError(paymentsCommand, ["show", "pay_nope", "--db", await db()])).toEqual({ message: "unknown payment pay_nope", exitCode: 1 });
+    expect(await runError(paymentsCommand, ["show", "pay_nope", "--db", await moneyDb()])).toEqual({ message: "unknown payment pay_nope", exitCode: 1 });
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { payoutsCommand } from "../../cli/commands/payouts";
-import { addMoneyRows, runError, runHuman, runJson, seededDb } from "./cli-run";
-
-async function db(): Promise<string> {
-  const file = await seededDb();
-  await addMoneyRows(file);
-  return file;
-}
+import { moneyDb, runError, runHuman, runJson } from "./cli-run";
 
 const BATCH = {
   payoutBatchId: "pob_cli0000000000000001", partnerId: "ptn_test", day: "2026-03-03", amount: 8801, status: "paid_out",
@@ -15,14 +9,14 @@ const BATCH = {
 
 describe("product 14: kasa payouts list|show", () => {
   it("list --json; --partner and --status narrow it", async () => {
-    const file = await db();
+    const file = await moneyDb();
     expect(await runJson(payoutsCommand, ["list", "--db", file])).toEqual([BATCH]);
     expect(await runJson(payoutsCommand, ["list", "--partner", "ptn_other", "--db", file])).toEqual([]);
     expect(await runJson(payoutsCommand, ["list", "--status", "failed", "--db", file])).toEqual([]);
   });
 
   it("show --json adds the payments paid and the refunds deducted", async () => {
-    const out = await runJson<Record<string, unknown>>(payoutsCommand, ["show", BATCH.payoutBatchId, "--db", await db()]);
+    const out = await runJson<Record<string, unknown>>(payoutsCommand, ["show", BATCH.payoutBatchId, "--db", await moneyDb()]);
     expect(out).toMatchObject({
       ...BATCH,
       payments: [{ paymentCode: "pay_cli0000000000000001", netToPartner: 9_801 }],
@@ -31,12 +25,12 @@ describe("product 14: kasa payouts list|show", () => {
   });
 
   it("human list", async () => {
-    const text = await runHuman(payoutsCommand, ["list", "--db", await db()]);
+    const text = await runHuman(payoutsCommand, ["list", "--db", await moneyDb()]);
     expect(text).toMatch(/^pob_cli0000000000000001\s+ptn_test\s+2026-03-03\s+88,01 TL\s+paid_out\s+03\.03\.2026 12:00$/m);
   });
 
   it("errors: unknown batch exit 1, bad limit exit 2", async () => {
-    const file = await db();
+    const file = await moneyDb();
     expect(await runError(payoutsCommand, ["show", "pob_nope", "--db", file])).toEqual({ message: "unknown payout batch pob_nope", exitCode: 1 });
     expect(await runError(payoutsCommand, ["list", "--limit", "201", "--db", file])).toMatchObject({ exitCode: 2 });
   });

@@ -5,8 +5,8 @@ import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/bud
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { memoryLog } from "../../src/log";
-import { createRuntime } from "../../src/runtime";
-import { openStore } from "../../src/store/store";
+import { createRuntime, type Runtime } from "../../src/runtime";
+import { openStore, type Store } from "../../src/store/store";
 import { TEST_SEED, TEST_KEY } from "./fixtures";
 
 export const T0 = Date.parse("2026-11-20T09:00:00.000Z");
@@ -22,6 +22,57 @@ export type HarnessOptions = {
 
 export type Reply = { status: number; headers: Headers; text: string; json: any };
 
+/** How a test sends one request: a JSON (or raw string) body, a key (TEST_KEY unless told; null = none), a client ip. */
+export type RequestOptions = { body?: unknown; key?: string | null; headers?: Record<string, string>; ip?: string };
+
+type App = { request(url: string, init: RequestInit): Response | Promise<Response> };
+
+/**
+ * Requests to an in-process app as a partner sends them; shared by harness() and kasaProcess().
+ * An unexpected 500 throws with the captured log, so a crash never passes as an answer.
+ */
+export function apiRequester(app: App, log: { lines: string[] }, allow500 = false) {
+  return async function request(method: string, path: string, init: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...init.headers };
+    const key = init.key === undefined ? TEST_KEY : init.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    if (init.ip) headers["x-forwarded-for"] = init.ip;
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.request(`http://kasa.test${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (res.status === 500 && !allow500) throw new Error(`unexpected 500 on ${method} ${path}: ${text}\n${log.lines.join("\n")}`);
+    return { status: res.status, headers: res.headers, text, json };
+  };
+}
+
+/** What every in-process kasa of the tests offers besides its API: timers, the manual clock, stop. */
+export function runtimeControls(runtime: Runtime, store: Store, manual: ManualClock) {
+  return {
+    runtime,
+    deps: runtime.deps,
+    runDue: () => runtime.deps.timers.runDue(),
+    /** Moves the manual clock and runs every timer now due. */
+    async advance(ms: number) {
+      manual.advance(ms);
+      await runtime.deps.timers.runDue();
+    },
+    async close() {
+      await runtime.stop();
+      await store.close();
+    },
+  };
+}
+
 /** A fresh in-memory kasa per test: manual clock, captured log, app.request (DESIGN.md test support). */
 export async function harness(opts: HarnessOptions = {}) {
   const store = await openStore(":memory:");
@@ -36,47 +87,17 @@ export async function harness(opts: HarnessOptions = {}) {
   let keyN = 0;
   await applySeed(store, parseSeed(opts.seed ?? TEST_SEED), clock.nowMs(), () => `key_test${++keyN}`);
 
-  async function request(method: string, path: string, init: { body?: unknown; key?: string | null; headers?: Record<string, string>; ip?: string } = {}): Promise<Reply> {
-    const headers: Record<string, string> = { ...init.headers };
-    const key = init.key === undefined ? TEST_KEY : init.key;
-    if (key !== null) headers.authorization = `Bearer ${key}`;
-    if (init.ip) headers["x-forwarded-for"] = init.ip;
-    let body: string | undefined;
-    if (init.body !== undefined) {
-      body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const res = await runtime.app.request(`http://kasa.test${path}`, { method, headers, body });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (res.status === 500 && !opts.allow500) throw new Error(`unexpected 500 on ${method} ${path}: ${text}\n${log.lines.join("\n")}`);
-    return { status: res.status, headers: res.headers, text, json };
-  }
+  const request = apiRequester(runtime.app, log, opts.allow500);
 
   return {
     store,
     clock,
     log,
-    runtime,
-    deps: runtime.deps,
+    ...runtimeControls(runtime, store, clock),
     request,
-    get: (path: string, init?: Parameters<typeof request>[2]) => request("GET", path, init),
-    post: (path: string, body?: unknown, init?: Parameters<typeof request>[2]) => request("POST", path, { ...init, body }),
-    del: (path: string, init?: Parameters<typeof request>[2]) => request("DELETE", path, init),
-    /** Moves the manual clock and runs every timer now due. */
-    async advance(ms: number) {
-      clock.advance(ms);
-      await runtime.deps.timers.runDue();
-    },
-    close: async () => {
-      await runtime.stop();
-      await store.close();
-    },
+    get: (path: string, init?: RequestOptions) => request("GET", path, init),
+    post: (path: string, body?: unknown, init?: RequestOptions) => request("POST", path, { ...init, body }),
+    del: (path: string, init?: RequestOptions) => request("DELETE", path, init),
   };
 }
 

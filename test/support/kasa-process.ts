@@ -6,9 +6,8 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, sandboxClockFor } from "../../src/runtime";
 import { openStore } from "../../src/store/store";
-import { TEST_KEY } from "./fixtures";
 import { formClient } from "./form-client";
-import type { Reply } from "./harness";
+import { apiRequester, runtimeControls, type Reply } from "./harness";
 
 // One kasa "process" on a database FILE, for restart tests (refunds, day end): open, run, close,
 // open again on the same file with the same manual clock. Like harness.ts, an unexpected 500 throws.
@@ -33,34 +32,15 @@ export async function kasaProcess(opts: ProcessOptions) {
   const config: Config = { mode, baseUrl: BASE, trustProxy: true, allowPrivateWebhooks: true };
   const runtime = createRuntime({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
 
-  async function request(method: string, path: string, body?: unknown, key: string = TEST_KEY): Promise<Reply> {
-    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await runtime.app.request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    const json = text ? (JSON.parse(text) as unknown) : undefined;
-    if (res.status === 500) throw new Error(`unexpected 500 on ${method} ${path}: ${text}\n${log.lines.join("\n")}`);
-    return { status: res.status, headers: res.headers, text, json };
-  }
+  const request = apiRequester(runtime.app, log);
 
   return {
     store,
     clock,
     log,
-    runtime,
-    deps: runtime.deps,
-    get: (path: string, init?: { key?: string }) => request("GET", path, undefined, init?.key),
-    post: (path: string, body?: unknown, init?: { key?: string }) => request("POST", path, body, init?.key),
-    runDue: () => runtime.deps.timers.runDue(),
-    /** Moves the manual clock and runs every timer now due. */
-    async advance(ms: number) {
-      opts.clock.advance(ms);
-      await runtime.deps.timers.runDue();
-    },
-    async close() {
-      await runtime.stop();
-      await store.close();
-    },
+    ...runtimeControls(runtime, store, opts.clock),
+    get: (path: string, init?: { key?: string }) => request("GET", path, init),
+    post: (path: string, body?: unknown, init?: { key?: string }) => request("POST", path, { ...init, body }),
   };
 }
 

@@ -26,6 +26,12 @@ export type RefundSummary = {
 /** Interface 2.3 refund summary. */
 export type RefundSummaryJson = { refundId: string; amount: number; status: string; createdAt: string; updatedAt: string };
 
+/** The card and money fields interface 2.3 shows as the payment row holds them. */
+type PaymentCardAndMoney = Pick<
+  PaymentRow,
+  "maskedPan" | "cardFamily" | "cardBank" | "appliedRateBps" | "appliedFixedFee" | "commissionAmount" | "netToPartner" | "expectedValueDate"
+>;
+
 /** Interface 2.3, field for field and nothing more (card brand and bank references stay inside). */
 export type PaymentJson = {
   paymentCode: string;
@@ -34,16 +40,7 @@ export type PaymentJson = {
   amount: number;
   currency: string;
   installmentCount: number;
-  maskedPan: string | null;
-  cardFamily: string | null;
-  cardBank: string | null;
-  appliedRateBps: number | null;
-  appliedFixedFee: number | null;
-  commissionAmount: number | null;
-  netToPartner: number | null;
-  expectedValueDate: string | null;
-  refunds: RefundSummaryJson[];
-};
+} & PaymentCardAndMoney & { refunds: RefundSummaryJson[] };
 
 /** Interface 2.2: a replay shows the payment's current status (4.5). */
 export function toPaymentCreatedJson(payment: PaymentRow, replay: boolean, baseUrl: string): PaymentCreatedJson {

@@ -74,40 +74,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     const firstAttemptAtMs = row.firstAttemptAtMs ?? startedAtMs;
     const partner = deps.store.q.partners.get(row.partnerId);
     const result = await attemptDelivery(row, partner, deps.config, options);
-    await record(row, { attempt, firstAttemptAtMs, startedAtMs }, result);
-  }
-
-  async function record(
-    row: DeliveryRow,
-    at: { attempt: number; firstAttemptAtMs: number; startedAtMs: number },
-    result: AttemptResult,
-  ): Promise<void> {
-    const finishedAtMs = deps.clock.nowMs();
-    const plan = planAfterAttempt({
-      outcome: result.outcome,
-      attempt: at.attempt,
-      failedAtMs: finishedAtMs,
-      firstAttemptAtMs: at.firstAttemptAtMs,
-    });
-    const settled = settledStatus(plan);
-    const n = await deps.store.write((tx) => {
-      const number = tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
-      if (plan.state !== "pending") tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
-      else if (tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
-        deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
-      }
-      return number;
-    });
-    deps.log.info("webhook attempt", {
-      deliveryId: row.id,
-      partnerId: row.partnerId,
-      n,
-      outcome: result.outcome,
-      httpStatus: result.httpStatus,
-      latencyMs: result.latencyMs,
-      error: result.error,
-      status: settled ?? "pending",
-    });
+    await recordAttempt(deps, row, { attempt, firstAttemptAtMs, startedAtMs }, result);
   }
 
   const handle: TimerHandler = async (id, dueAtMs) => {
@@ -136,6 +103,41 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
       return { running: slots.running, waiting: slots.waiting };
     },
   };
+}
+
+/** Step 3: the attempt row, the delivery's new state and the next attempt's timer, in one unit. */
+async function recordAttempt(
+  deps: WorkerDeps,
+  row: DeliveryRow,
+  at: { attempt: number; firstAttemptAtMs: number; startedAtMs: number },
+  result: AttemptResult,
+): Promise<void> {
+  const finishedAtMs = deps.clock.nowMs();
+  const plan = planAfterAttempt({
+    outcome: result.outcome,
+    attempt: at.attempt,
+    failedAtMs: finishedAtMs,
+    firstAttemptAtMs: at.firstAttemptAtMs,
+  });
+  const settled = settledStatus(plan);
+  const n = await deps.store.write((tx) => {
+    const number = tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
+    if (plan.state !== "pending") tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
+    else if (tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
+      deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
+    }
+    return number;
+  });
+  deps.log.info("webhook attempt", {
+    deliveryId: row.id,
+    partnerId: row.partnerId,
+    n,
+    outcome: result.outcome,
+    httpStatus: result.httpStatus,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    status: settled ?? "pending",
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
  * domain does (enqueueWebhook inside a unit), read the outbox, and open a runtime on a file
  * database so a test can stop and start "the server" (restart tests).
  */
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { ManualClock, SandboxClock, type Clock } from "../../../src/clock";
 import type { Config } from "../../../src/deps";
 import { applySeed, parseSeed } from "../../../src/domain/partners/seed";
@@ -13,9 +14,34 @@ import { memoryLog } from "../../../src/log";
 import { createRuntime, type Runtime } from "../../../src/runtime";
 import { openStore, type Store } from "../../../src/store/store";
 import { TEST_SEED } from "../../support/fixtures";
-import { T0 } from "../../support/harness";
+import { harness, runtimeControls, T0, type Harness } from "../../support/harness";
+import { startReceiver, type Receiver } from "./receiver";
 
 export const SECRET = "whsec_test_secret";
+
+/** One receiver for the whole test file, emptied before each test; `use` gets it once it listens. */
+export function useReceiver(use: (receiver: Receiver) => void): void {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver({ secret: SECRET });
+    use(receiver);
+  });
+  afterAll(async () => receiver.close());
+  beforeEach(() => receiver.reset());
+}
+
+/** useReceiver, plus a fresh harness per test whose partner ptn_test delivers to the receiver. */
+export function useReceiverHarness(use: (ready: { receiver: Receiver; h: Harness }) => void): void {
+  let receiver: Receiver;
+  let h: Harness;
+  useReceiver((r) => (receiver = r));
+  beforeEach(async () => {
+    h = await harness();
+    await setWebhook(h, "ptn_test", receiver.url);
+    use({ receiver, h });
+  });
+  afterEach(async () => h.close());
+}
 
 type Parts = { store: Store; clock: Clock; deps: Runtime["deps"] };
 
@@ -67,19 +93,5 @@ export async function startServer(path: string, opts: ServerOptions = {}): Promi
   if (opts.seed) await applySeed(store, parseSeed(TEST_SEED), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
   const runtime = createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
-  return {
-    store,
-    clock,
-    deps: runtime.deps,
-    runtime,
-    runDue: () => runtime.deps.timers.runDue(),
-    async advance(ms: number) {
-      manual.advance(ms);
-      await runtime.deps.timers.runDue();
-    },
-    async close() {
-      await runtime.stop();
-      await store.close();
-    },
-  };
+  return { store, clock, ...runtimeControls(runtime, store, manual) };
 }
