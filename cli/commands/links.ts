@@ -2,11 +2,11 @@ import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { LINK_STATUSES } from "../../src/domain/payment-links/machine";
 import { toLinkJson } from "../../src/domain/payment-links/view";
-import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
 import type { LinkRow } from "../../src/store/links-sql";
 import type { LinkSummaryRow, PaymentSummaryRow } from "../../src/store/operator-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
-import { optional, parseLimit } from "../flags";
+import { optional } from "../flags";
+import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 
@@ -59,22 +59,16 @@ function describeLink(d: ReturnType<typeof toLinkDetailJson>, l: LinkRow, paymen
   ].join("\n");
 }
 
-const list = defineCommand({
-  meta: { name: "list", description: "List payment links, newest first.\n\nExample: kasa links list --partner ptn_demo --status pending" },
-  args: {
-    partner: { type: "string", description: "only this partner's links" },
-    status: { type: "enum", options: [...LINK_STATUSES], description: `only this status (${LINK_STATUSES.join(", ")})` },
-    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
-    ...commonArgs,
-  },
-  run: ({ args }) => {
-    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
-    return withStore(args, ({ store }) => {
-      const rows = store.q.operator.links(filter);
-      output(args, rows.map(toLinkSummaryJson), () => table(rows.map(toLinkTableRow)));
-    });
-  },
+const list = defineListCommand({
+  plural: "payment links",
+  order: "newest first",
+  example: "kasa links list --partner ptn_demo --status pending",
+  statuses: LINK_STATUSES,
+  query: (store, filter) => store.q.operator.links(filter),
+  toJson: toLinkSummaryJson,
+  toTableRow: toLinkTableRow,
 });
+
 
 const show = defineCommand({
   meta: { name: "show", description: "Show one payment link with its payments.\n\nExample: kasa links show pl_01jd0000000000000000 --base-url https://pay.example" },

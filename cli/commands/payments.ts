@@ -1,11 +1,10 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { PAYMENT_STATUSES } from "../../src/domain/payments/machine";
-import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
 import type { PaymentSummaryRow } from "../../src/store/operator-sql";
 import type { PaymentRow } from "../../src/store/payments-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
-import { optional, parseLimit } from "../flags";
+import { defineListCommand } from "../list-command";
 import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
 import { toRefundJson, toRefundTableRow } from "./refunds";
 
@@ -102,22 +101,16 @@ function describePayment(p: PaymentRow, refundsTable: string): string {
   ].join("\n");
 }
 
-const list = defineCommand({
-  meta: { name: "list", description: "List payments, newest first.\n\nExample: kasa payments list --partner ptn_demo --status captured --limit 50" },
-  args: {
-    partner: { type: "string", description: "only this partner's payments" },
-    status: { type: "enum", options: [...PAYMENT_STATUSES], description: `only this status (${PAYMENT_STATUSES.join(", ")})` },
-    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
-    ...commonArgs,
-  },
-  run: ({ args }) => {
-    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
-    return withStore(args, ({ store }) => {
-      const rows = store.q.operator.payments(filter);
-      output(args, rows.map(toPaymentSummaryJson), () => table(rows.map(toPaymentTableRow)));
-    });
-  },
+const list = defineListCommand({
+  plural: "payments",
+  order: "newest first",
+  example: "kasa payments list --partner ptn_demo --status captured --limit 50",
+  statuses: PAYMENT_STATUSES,
+  query: (store, filter) => store.q.operator.payments(filter),
+  toJson: toPaymentSummaryJson,
+  toTableRow: toPaymentTableRow,
 });
+
 
 const show = defineCommand({
   meta: { name: "show", description: "Show one payment with its refunds.\n\nExample: kasa payments show pay_01jd0000000000000000" },

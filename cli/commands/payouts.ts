@@ -1,9 +1,8 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
 import type { PayoutBatchRow } from "../../src/store/settlement-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
-import { optional, parseLimit } from "../flags";
+import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import { toRefundJson, toRefundTableRow } from "./refunds";
@@ -35,22 +34,16 @@ const toPayoutTableRow = (b: PayoutBatchRow) => ({
   updated: istanbulOrDash(b.updatedAtMs),
 });
 
-const list = defineCommand({
-  meta: { name: "list", description: "List payout batches, latest day first.\n\nExample: kasa payouts list --partner ptn_demo --status failed" },
-  args: {
-    partner: { type: "string", description: "only this partner's batches" },
-    status: { type: "enum", options: PAYOUT_STATUSES, description: `only this status (${PAYOUT_STATUSES.join(", ")})` },
-    limit: { type: "string", description: `at most this many (default ${LIST_SIZE_DEFAULT}, max ${LIST_SIZE_MAX})`, valueHint: "N" },
-    ...commonArgs,
-  },
-  run: ({ args }) => {
-    const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
-    return withStore(args, ({ store }) => {
-      const rows = store.q.operator.payoutBatches(filter);
-      output(args, rows.map(toPayoutJson), () => table(rows.map(toPayoutTableRow)));
-    });
-  },
+const list = defineListCommand({
+  plural: "payout batches",
+  order: "latest day first",
+  example: "kasa payouts list --partner ptn_demo --status failed",
+  statuses: PAYOUT_STATUSES,
+  query: (store, filter) => store.q.operator.payoutBatches(filter),
+  toJson: toPayoutJson,
+  toTableRow: toPayoutTableRow,
 });
+
 
 const show = defineCommand({
   meta: { name: "show", description: "Show one payout batch with the payments and refunds in it.\n\nExample: kasa payouts show pob_01jd0000000000000000" },
