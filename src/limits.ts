@@ -83,3 +83,9 @@ export const TIMER_MAX_IN_FLIGHT = 4096;
 
 /** Europe/Istanbul is UTC+3 all year (product 2). */
 export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;
+
+/**
+ * product 23: the sandbox clock never moves past 9999-12-31, read as an Istanbul date like every
+ * date of kasa (product 2): a later instant has no 4-digit-year date, so day end could not run.
+ */
+export const SANDBOX_CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999) - ISTANBUL_OFFSET_MS;
