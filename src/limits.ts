@@ -48,6 +48,8 @@ export const TERMINAL_ID_MAX_CHARS = 64;
 
 /** product 5: card attempts per payment unless the partner says otherwise. */
 export const CARD_ATTEMPT_LIMIT_DEFAULT = 3;
+/** product 23: card attempts a payment link accepts over its whole life, across its payments (card testing). */
+export const LINK_CARD_ATTEMPTS_MAX = 10;
 
 /** product 11: webhooks. */
 export const WEBHOOK_TIMEOUT_MS = 5 * SECOND_MS;

@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps";
+import { LINK_CARD_ATTEMPTS_MAX } from "../../limits";
 import type { Repos } from "../../store/repos";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 
@@ -8,6 +9,16 @@ import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
 export function hasPaymentInThreeD(tx: Repos, linkId: string): boolean {
   return tx.linkCheckout.initiatedCodes(linkId).some((code) => tx.payments.get(code)?.threeDStarted === true);
+}
+
+/**
+ * Product 23: a link accepts at most LINK_CARD_ATTEMPTS_MAX card attempts over its whole life,
+ * across its payments, so one public link cannot test cards (each payment's own allowance of 3
+ * starts again with the next payment). Checked before a payment is made and again, in the same
+ * unit that records the attempt, before any bank call.
+ */
+export function linkCardAttemptsUsedUp(tx: Repos, linkId: string): boolean {
+  return tx.linkCheckout.cardAttempts(linkId) >= LINK_CARD_ATTEMPTS_MAX;
 }
 
 /**
