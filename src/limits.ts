@@ -46,6 +46,9 @@ export const PARTNER_REFUND_CODE_MAX_CHARS = 64;
 export const URL_MAX_CHARS = 2048;
 export const TERMINAL_ID_MAX_CHARS = 64;
 
+/** product 23: how long after an attempt ended its link's result page still leads to redirectUrl. */
+export const LINK_RESULT_REDIRECT_MS = 10 * MINUTE_MS;
+
 /** product 5: card attempts per payment unless the partner says otherwise. */
 export const CARD_ATTEMPT_LIMIT_DEFAULT = 3;
 /** product 23: card attempts a payment link accepts over its whole life, across its payments (card testing). */

@@ -161,10 +161,15 @@ function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, trace
 }
 
 /** GET /l/{token}/result: where the relay's callback sends the buyer (interface 4.1.1). */
-function getResult(deps: Deps, event: H3Event, traceId: string): Response {
-  const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"));
+async function getResult(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
+  const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"), deps.clock.nowMs());
   if (result.kind === "unknown") return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
   if (result.kind === "unsettled") return seeOther(linkUrlOf(deps.config.baseUrl, "page", result.link.token));
+  if (result.kind === "stale") {
+    // Product 23: the link's own page as it stands now (expired first when due); a payable link's is its pay page.
+    const link = (await currentLink(deps, result.link.token)) ?? result.link;
+    return notPayablePage(deps, link, false) ?? seeOther(linkUrlOf(deps.config.baseUrl, "page", link.token));
+  }
   const location = resultLocationOf(result.link, result.outcome);
   if (location !== null) return seeOther(location);
   const merchant = partnerOf(deps.store.q, result.link).name;
