@@ -1,6 +1,8 @@
 import type { Deps } from "../../deps";
 import { LINK_CARD_ATTEMPTS_MAX } from "../../limits";
+import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
+import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 
 // Interface 3.1 "initiated -> failed: attempt fails without completing" for a link with more
@@ -9,6 +11,17 @@ import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
 export function hasPaymentInThreeD(tx: Repos, linkId: string): boolean {
   return tx.linkCheckout.initiatedCodes(linkId).some((code) => tx.payments.get(code)?.threeDStarted === true);
+}
+
+/**
+ * Product 23: a link payment captures only while its link is still payable. True when the
+ * payment's link was cancelled or has expired (expired here, in this unit, when due).
+ */
+export function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, payment: PaymentRow, nowMs: number): boolean {
+  const link = payment.linkId === null ? undefined : tx.links.get(payment.linkId);
+  if (!link) return false;
+  const status = expireLinkIfDue(tx, deps, link, nowMs).status;
+  return status === "cancelled" || status === "expired";
 }
 
 /**
