@@ -3,6 +3,7 @@ import type { Start3dInput } from "../../src/bank/gateway";
 import { MINUTE_MS } from "../../src/limits";
 import { harness, type Harness } from "../support/harness";
 import { createLinkPayment } from "../../src/domain/payments/create";
+import { handOff, linkPaymentOf, pageCode } from "./payments-flow";
 import { answerAcs, CARDS, cardFields, createLink, linkJson, pageUrl, payOnePage, paymentsOfLink, REDIRECT_URL } from "./link-pages-flow";
 
 let h: Harness;
@@ -84,6 +85,37 @@ describe("product 23 / issue 15 item 1: a link accepts at most 10 card attempts 
     expect(relay.text).toContain("card_attempt_limit_exceeded");
     expect(bank.n).toBe(0);
     expect(h.store.q.payments.get(stray.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
+  });
+});
+
+describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
+  /** A link payment whose link already recorded `n` card attempts on an earlier payment of it. */
+  async function linkPaymentAfter(n: number) {
+    const earlier = await linkPaymentOf(h);
+    for (let i = 0; i < n; i += 1) {
+      h.store.db.prepare("INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, 'failed', 1, 0, 0)").run(`att_old${i}`, earlier.code);
+    }
+    const partner = h.store.q.partners.get("ptn_test")!;
+    return h.store.write((tx) =>
+      createLinkPayment(tx, h.deps, { partner, linkId: earlier.linkId!, terminalId: "T-1", n: tx.links.nextAttemptSeq(earlier.linkId!), amount: 10_000, principal: 10_000, installment: 1, description: null, returnUrl: earlier.returnUrl! }, h.clock.nowMs()),
+    );
+  }
+
+  it("4b (link attempts) before 6 (connection active): 429 card_attempt_limit_exceeded, not counted", async () => {
+    h = await harness();
+    const payment = await linkPaymentAfter(10);
+    h.store.db.prepare("UPDATE connections SET active = 0").run();
+    const r = await handOff(h, payment.paymentRef, CARDS.bonus);
+    expect([r.page?.status, pageCode(r.page!.body)]).toEqual([429, "card_attempt_limit_exceeded"]);
+    expect(h.store.q.payments.get(payment.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
+  });
+
+  it("with nine attempts the tenth passes 4b and meets check 6", async () => {
+    h = await harness();
+    const payment = await linkPaymentAfter(9);
+    h.store.db.prepare("UPDATE connections SET active = 0").run();
+    const r = await handOff(h, payment.paymentRef, CARDS.bonus);
+    expect([r.page?.status, pageCode(r.page!.body)]).toEqual([422, "virtual_pos_inactive"]);
   });
 });
 
