@@ -46,8 +46,13 @@ export const PARTNER_REFUND_CODE_MAX_CHARS = 64;
 export const URL_MAX_CHARS = 2048;
 export const TERMINAL_ID_MAX_CHARS = 64;
 
+/** product 23: how long after an attempt ended its link's result page still leads to redirectUrl. */
+export const LINK_RESULT_REDIRECT_MS = 10 * MINUTE_MS;
+
 /** product 5: card attempts per payment unless the partner says otherwise. */
 export const CARD_ATTEMPT_LIMIT_DEFAULT = 3;
+/** product 23: card attempts a payment link accepts over its whole life, across its payments (card testing). */
+export const LINK_CARD_ATTEMPTS_MAX = 10;
 
 /** product 11: webhooks. */
 export const WEBHOOK_TIMEOUT_MS = 5 * SECOND_MS;
@@ -83,3 +88,9 @@ export const TIMER_MAX_IN_FLIGHT = 4096;
 
 /** Europe/Istanbul is UTC+3 all year (product 2). */
 export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;
+
+/**
+ * product 23: the sandbox clock never moves past 9999-12-31, read as an Istanbul date like every
+ * date of kasa (product 2): a later instant has no 4-digit-year date, so day end could not run.
+ */
+export const SANDBOX_CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999) - ISTANBUL_OFFSET_MS;

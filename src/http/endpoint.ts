@@ -1,6 +1,7 @@
 import type { H3Event } from "h3";
 import type * as v from "valibot";
 import type { Deps } from "../deps";
+import { findTextProblem } from "../domain/checks/text-input";
 import type { BudgetName } from "../domain/rate-limits/budgets";
 import { ApiError, fail, isApiError } from "../errors";
 import type { PartnerRow } from "../store/partners-sql";
@@ -74,7 +75,7 @@ export function endpoint(deps: Deps, route: ApiRoute) {
         multiplier: MULTIPLIED.test(budget) ? caller.partner.rateLimitMultiplier : 1,
       }));
       if (checks.length > 0 && !deps.rateLimiter.tryAcquire(checks, now)) tooMany();
-      const body = route.body ? parseWith(route.body, await readJsonBody(event.req)) : undefined;
+      const body = route.body ? parseWith(route.body, checkedText(await readJsonBody(event.req))) : undefined;
       const reply = await route.handle({
         deps,
         traceId,
@@ -90,6 +91,12 @@ export function endpoint(deps: Deps, route: ApiRoute) {
       return toErrorResponse(deps, error, traceId, event);
     }
   };
+}
+
+/** Product 23: every string of an API body is storable text before its schema reads it (400 naming the field). */
+function checkedText(body: unknown): unknown {
+  const problem = findTextProblem(body);
+  return problem === null ? body : fail("validation_error", problem);
 }
 
 export function routeParams(event: H3Event): Record<string, string> {

@@ -2,12 +2,14 @@ import type { Deps } from "../deps";
 import type { PageRoute } from "./page";
 import { handoffPages } from "./pages/handoff";
 import { linkPages } from "./pages/link-pages";
+import { withPagesBudget } from "./pages/pages-budget";
 import { simBankPages } from "./pages/sim-bank";
 
 // Every browser-facing route, as one table (the API's is routes.ts).
 
 export function pageRoutes(deps: Deps): PageRoute[] {
-  return [
+  // product 23: each draws on the buyer's `pages.ip` budget first (the bank's callback excepted).
+  return withPagesBudget(deps, [
     // interface 4.7 / product 6: POST /handoff and POST /handoff/callback/:attemptId.
     ...handoffPages(deps),
     // product 6.3: the simulated bank's ACS, POST /sim-bank/acs (only when the bank is `sim`).
@@ -16,5 +18,5 @@ export function pageRoutes(deps: Deps): PageRoute[] {
     // /l/:token/options (JSON), the no-JS steps POST /l/:token/installments and /card, POST
     // /l/:token/pay, GET /l/:token/result.
     ...linkPages(deps),
-  ];
+  ]);
 }

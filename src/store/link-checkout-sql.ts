@@ -12,5 +12,10 @@ export function linkCheckoutSql(db: Db) {
         .prepare("SELECT code FROM payments WHERE link_id = ? AND status = 'initiated' ORDER BY created_at_ms, code")
         .all<{ code: string }>(linkId)
         .map((r) => r.code),
+    /** Card attempts recorded on all the link's payments, whatever became of them (product 23). */
+    cardAttempts: (linkId: string): number =>
+      db
+        .prepare("SELECT count(*) AS n FROM payment_attempts a JOIN payments p ON p.code = a.payment_code WHERE p.link_id = ?")
+        .get<{ n: number }>(linkId)?.n ?? 0,
   };
 }

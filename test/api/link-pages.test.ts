@@ -211,23 +211,28 @@ describe("product 16 options endpoint: JSON {bin}, answered like 4.8 for the lin
     expect([r.status, r.json.error.code]).toEqual([403, "terminal_not_allowed"]);
   });
 
-  it("product 12: the link partner's installments.partner budget, shared with the API; 429 without Retry-After", async () => {
-    h = await harness({ limits: { "installments.partner": 3 } });
+  // Product 23 changed this rule (issue 15 item 4): the page's lookups used to draw on the link
+  // partner's installments.partner budget, so one public link URL could block options on all the
+  // partner's links and its own API calls. They now draw on the buyer's pages.ip instead.
+  it("product 23 / issue 15 item 4: lookups from the page draw on pages.ip, never the partner's installments.partner", async () => {
+    h = await harness({ limits: { "installments.partner": 1, "pages.ip": 3 } });
     const link = await createLink(h);
     const page = () => h.post(`/l/${link.token}/options`, { bin: "40000011" }, { key: null });
     expect((await page()).status).toBe(200);
-    expect((await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1" })).status).toBe(200);
+    expect((await page()).status).toBe(200);
     // The no-JavaScript step draws on the same budget.
     const step = await linkClient(h).post(pageUrl(link.token, "/installments"), { bin: "40000011" });
     expect(step.page?.status).toBe(200);
+    // Three page lookups left the partner's own budget whole.
+    expect((await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1" })).status).toBe(200);
     const refused = await page();
     expect([refused.status, refused.json.error.code]).toEqual([429, "rate_limited"]);
-    expect(refused.headers.get("retry-after")).toBeNull();
     const stepRefused = await linkClient(h).post(pageUrl(link.token, "/installments"), { bin: "40000011" });
     expect([stepRefused.page?.status, textOf(stepRefused.page).includes("rate_limited")]).toEqual([429, true]);
-    // Another partner's budget is its own.
-    expect((await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-OTHER" }, { key: "kasa_sk_other_cccccccccccccccccccccccccccccc" })).status).toBe(200);
+    // And the partner's exhausted budget does not stop the buyer's page once the window has passed.
+    expect((await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1" })).status).toBe(429);
     await h.advance(60_000);
+    expect((await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1" })).status).toBe(200);
     expect((await page()).status).toBe(200);
   });
 });

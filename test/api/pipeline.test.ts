@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
 import { TEST_KEY } from "../support/fixtures";
+import { createRuntime } from "../../src/runtime";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -134,5 +135,36 @@ describe("product 13: sandbox clock", () => {
     expect(fired).toEqual([]);
     await h.post("/sandbox/clock", { advanceSeconds: 1 });
     expect(fired).toEqual([T0 + 10_000]);
+  });
+});
+
+describe("product 23 / issue 15 item 12: the sandbox clock never moves past 9999-12-31 (an Istanbul date, product 2)", () => {
+  // T0 is 2026-11-20T09:00Z: the seconds from there to the last millisecond of 9999-12-31 in Istanbul, and one more.
+  const lastMs = Date.parse("9999-12-31T23:59:59.999+03:00");
+  const toLastS = Math.floor((lastMs - T0) / 1000);
+
+  it.each([
+    ["advanceSeconds one second past it", { advanceSeconds: toLastS + 1 }, "advanceSeconds"],
+    ["advanceSeconds far past it (still a safe integer)", { advanceSeconds: 4_000_000_000_000 }, "advanceSeconds"],
+    ["to the last millisecond of year 9999 in UTC (10000-01-01 in Istanbul)", { to: "9999-12-31T23:59:59.999Z" }, "to"],
+    ["to one millisecond past it, by a zone offset", { to: "9999-12-31T23:59:59.999+02:59" }, "to"],
+  ])("%s: 400 validation_error naming the field; the clock and every later request are unchanged", async (_n, body, field) => {
+    h = await harness({ config: { mode: "sandbox" } });
+    const r = await h.post("/sandbox/clock", body);
+    expect([r.status, r.json.error.code]).toEqual([400, "validation_error"]);
+    expect(r.json.error.message).toMatch(new RegExp(`^${field}: `));
+    expect((await h.get("/sandbox/clock")).json).toEqual({ now: new Date(T0).toISOString() });
+    expect((await h.get("/v1/payment-acceptance")).status).toBe(200);
+  });
+
+  it("the last millisecond of 9999-12-31 in Istanbul is allowed; requests answer and day end runs there", async () => {
+    h = await harness({ config: { mode: "sandbox" } });
+    const r = await h.post("/sandbox/clock", { to: "9999-12-31T23:59:59.999+03:00" });
+    expect(r.json).toEqual({ now: "9999-12-31T20:59:59.999Z" });
+    expect((await h.get("/v1/payment-acceptance")).status).toBe(200);
+    expect(h.log.lines.filter((line) => line.startsWith("error"))).toEqual([]);
+    // A restart there rebuilds every timer (the day end of 9999-12-31 included) without throwing.
+    const again = createRuntime({ store: h.store, clock: h.deps.clock, config: h.deps.config, log: h.log, rateLimiter: h.deps.rateLimiter });
+    await again.stop();
   });
 });

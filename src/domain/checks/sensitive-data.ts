@@ -4,9 +4,20 @@ import { looksLikeCardNumber } from "./luhn";
 /** One free-text request field, named by the path that goes into the error message. */
 export type FreeTextField = { path: string; value: string | null | undefined };
 
-/** True when the whole value is a card number or an IBAN (interface 4.1.2). */
+/**
+ * Product 23: what a reader (or a bank form) would still see as the number. NFKC folds full-width
+ * and other compatibility digits and letters to ASCII; format characters (Unicode Cf: zero-width
+ * space, soft hyphen, BOM...) are invisible; spaces, hyphens, dots and slashes are how people
+ * group digits.
+ */
+const INVISIBLE_OR_GROUPING = /[\p{Cf}\s\-\u2010-\u2015\u2212./]/gu;
+
+export const normaliseForNumberCheck = (value: string): string => value.normalize("NFKC").replace(INVISIBLE_OR_GROUPING, "");
+
+/** True when the whole value, once normalised, is a card number or an IBAN (interface 4.1.2). */
 export function isSensitiveText(value: string): boolean {
-  return looksLikeCardNumber(value) || looksLikeIban(value);
+  const compact = normaliseForNumberCheck(value);
+  return looksLikeCardNumber(compact) || looksLikeIban(compact);
 }
 
 /**

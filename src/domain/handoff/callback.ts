@@ -3,6 +3,7 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
+import { isLinkClosedFor } from "../link-checkout/attempt-guard";
 import { ATTEMPT_TRANSITIONS } from "../payments/machine";
 import { capturePayment, expireIfDue, failPayment } from "../payments/transitions";
 import type { CallbackOutcome } from "./outcomes";
@@ -52,6 +53,12 @@ function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: b
     tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     return { kind: "done", payment };
   }
+  // Product 23: a link cancelled or expired while the buyer was at the bank takes no capture.
+  if (isLinkClosedFor(tx, deps, payment, nowMs)) {
+    tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
+    failPayment(tx, deps, payment, nowMs);
+    return { kind: "done", payment };
+  }
   if (!authenticated) {
     const t = ATTEMPT_TRANSITIONS.rejectAuthentication;
     tx.attempts.move(attemptId, t.from, t.to, nowMs);
@@ -71,6 +78,9 @@ function recordCapture(
   result: CaptureResult,
   nowMs: number,
 ): "captured" | "failed" {
+  // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
+  // takes the path below of a capture that found its payment no longer initiated.
+  if (isLinkClosedFor(tx, deps, before, nowMs)) failPayment(tx, deps, tx.payments.get(before.code) ?? before, nowMs);
   const payment = tx.payments.get(before.code) ?? before;
   if (result.approved && capturePayment(tx, deps, payment, result, nowMs)) {
     const t = ATTEMPT_TRANSITIONS.capture;

@@ -5,6 +5,7 @@ import type { PartnerRow } from "../../store/partners-sql";
 import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
 import { maskPan } from "../checks/mask";
+import { linkCardAttemptsUsedUp } from "../link-checkout/attempt-guard";
 import { isChargeable } from "../installments/options";
 import { resolveCardForTerminal, type ResolvedCard } from "../installments/service";
 import { exceededConnectionLimit } from "../payments/connection-limits";
@@ -27,6 +28,8 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *  2. payment not past its window        404 payment_ref_expired (payment -> expired)
  *  3. 3D not already started             409 payment_prepare_already_started
  *  4. attempts left                      429 card_attempt_limit_exceeded (payment -> failed)
+ * 4b. a link payment's link has attempts left (product 23: 10 over its life)
+ *                                        429 card_attempt_limit_exceeded (not counted)
  *  5. terminal still owned and active    403 terminal_not_allowed (not counted; our addition)
  *  6. connection active                  422 virtual_pos_inactive (not counted)
  *  7. PSP active                         422 psp_inactive (not counted)
@@ -50,6 +53,7 @@ export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: numbe
     failPayment(tx, deps, payment, nowMs, PAYMENT_TRANSITIONS.exhaust);
     return refuse("card_attempt_limit_exceeded");
   }
+  if (payment.linkId !== null && linkCardAttemptsUsedUp(tx, payment.linkId)) return refuse("card_attempt_limit_exceeded");
   // Only an initiated payment can get here with its ref unused; anything else is settled.
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
   const resolved = resolveForCard(tx, payment, partner, input.bin8);

@@ -1,5 +1,8 @@
 import type { Deps } from "../../deps";
+import { LINK_CARD_ATTEMPTS_MAX } from "../../limits";
+import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
+import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 
 // Interface 3.1 "initiated -> failed: attempt fails without completing" for a link with more
@@ -8,6 +11,27 @@ import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
 export function hasPaymentInThreeD(tx: Repos, linkId: string): boolean {
   return tx.linkCheckout.initiatedCodes(linkId).some((code) => tx.payments.get(code)?.threeDStarted === true);
+}
+
+/**
+ * Product 23: a link payment captures only while its link is still payable. True when the
+ * payment's link was cancelled or has expired (expired here, in this unit, when due).
+ */
+export function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, payment: PaymentRow, nowMs: number): boolean {
+  const link = payment.linkId === null ? undefined : tx.links.get(payment.linkId);
+  if (!link) return false;
+  const status = expireLinkIfDue(tx, deps, link, nowMs).status;
+  return status === "cancelled" || status === "expired";
+}
+
+/**
+ * Product 23: a link accepts at most LINK_CARD_ATTEMPTS_MAX card attempts over its whole life,
+ * across its payments, so one public link cannot test cards (each payment's own allowance of 3
+ * starts again with the next payment). Checked before a payment is made and again, in the same
+ * unit that records the attempt, before any bank call.
+ */
+export function linkCardAttemptsUsedUp(tx: Repos, linkId: string): boolean {
+  return tx.linkCheckout.cardAttempts(linkId) >= LINK_CARD_ATTEMPTS_MAX;
 }
 
 /**

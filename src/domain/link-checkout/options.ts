@@ -1,4 +1,3 @@
-import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
 import type { LinkRow } from "../../store/links-sql";
@@ -39,12 +38,4 @@ export function chooseLinkOption(q: Repos, link: LinkRow, bin: string, installme
   const option = options.find((o) => o.installmentCount === installment);
   if (!option) fail("installment_not_allowed", "installment: not offered for this card on this link");
   return option;
-}
-
-/**
- * Product 7 / 12: option lookups from a link's page draw on the link partner's
- * `installments.partner` budget, as if the partner had asked (a refusal consumes nothing).
- */
-export function admitOptionsLookup(deps: Pick<Deps, "rateLimiter" | "clock">, link: LinkRow): boolean {
-  return deps.rateLimiter.tryAcquire([{ budget: "installments.partner", key: link.partnerId }], deps.clock.nowMs());
 }

@@ -16,7 +16,7 @@ import { failPayment } from "../payments/transitions";
 import type { LinkPayForm } from "./forms";
 import { chooseLinkOption, partnerOf } from "./options";
 import { linkUrlOf } from "./paths";
-import { hasPaymentInThreeD } from "./attempt-guard";
+import { hasPaymentInThreeD, linkCardAttemptsUsedUp } from "./attempt-guard";
 import { settleDuePayments } from "./payments";
 import { pageStateOf } from "./state";
 
@@ -24,12 +24,14 @@ export type PayOutcome =
   | { kind: "unknown" }
   /** Not payable now: an attempt is in 3D Secure (another tab), or the link is terminal. */
   | { kind: "not-payable"; link: LinkRow }
+  /** Product 23: the link's lifetime card attempts are used up; no payment, no bank call. */
+  | { kind: "exhausted"; link: LinkRow }
   /** Refused before any attempt (partner not accepting, option not offered for this card, terminal). */
   | { kind: "refused"; link: LinkRow; code: ErrorCode }
   /** The attempt reached the relay: the bank's 3D form, or a refused attempt (the link stays payable). */
   | { kind: "attempted"; link: LinkRow; payment: PaymentRow; result: HandoffResult };
 
-type Prepared = { kind: "prepared"; link: LinkRow; payment: PaymentRow } | Extract<PayOutcome, { kind: "not-payable" }>;
+type Prepared = { kind: "prepared"; link: LinkRow; payment: PaymentRow } | Extract<PayOutcome, { kind: "not-payable" | "exhausted" }>;
 
 /**
  * `POST /l/{token}/pay` (product 7): the chosen option's totalAmount becomes a link payment,
@@ -54,13 +56,18 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
   const result = await startHandoff(withReturnOrigin(deps, returnOriginOf(deps, prepared.link)), { ...form.card, paymentRef: payment.paymentRef });
   const link = deps.store.q.links.get(found.id) ?? prepared.link;
   if (result.kind === "refused" && pageStateOf(link.status) !== "payable") return { kind: "not-payable", link };
+  // Another tab used the last attempt between this request's two units (the relay's check 4b).
+  if (result.kind === "refused" && result.code === "card_attempt_limit_exceeded" && linkCardAttemptsUsedUp(deps.store.q, link.id)) {
+    return { kind: "exhausted", link };
+  }
   return { kind: "attempted", link, payment, result };
 }
 
 /**
  * The checks in order, each a refusal before anything is kept: link state (due payments and the
- * link's expiry applied first; pending is opened), partner accepting payments (403), the option
- * for this card and count (403 terminal_not_allowed, 422), then the payment.
+ * link's expiry applied first; pending is opened), the link's lifetime card attempts (429,
+ * product 23), partner accepting payments (403), the option for this card and count (403
+ * terminal_not_allowed, 422), then the payment.
  */
 function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Prepared {
   const stored = tx.links.get(linkId);
@@ -69,6 +76,7 @@ function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm
   let link = expireLinkIfDue(tx, deps, tx.links.get(linkId) ?? stored, nowMs);
   if (link.status === "pending") link = markOpened(tx, deps, link.id, nowMs).link;
   if (pageStateOf(link.status) !== "payable" || hasPaymentInThreeD(tx, link.id)) return { kind: "not-payable", link };
+  if (linkCardAttemptsUsedUp(tx, link.id)) return { kind: "exhausted", link };
   assertAcceptingPayments(tx, partnerOf(tx, link), nowMs);
   const option = chooseLinkOption(tx, link, form.card.bin8, form.installment);
   const payment = keepOnePayment(tx, deps, link, option, nowMs) ?? newLinkPayment(tx, deps, link, option, nowMs);

@@ -1,7 +1,9 @@
+import { LINK_RESULT_REDIRECT_MS } from "../../limits";
 import type { LinkRow } from "../../store/links-sql";
 import type { PaymentRow, PaymentStatus } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
 import { toRedirectResultUrl, type RedirectOutcome } from "../checks/redirect-url";
+import { isLinkDue } from "../payment-links/expiry";
 import { getLinkByToken } from "../payment-links/service";
 
 // Where the buyer lands after the bank (interface 4.1.1, product 7). The relay's callback sends
@@ -12,16 +14,27 @@ export type LinkResult =
   | { kind: "unknown" }
   /** No settled payment of this link was named (missing, another link's, or still in 3D): show the link. */
   | { kind: "unsettled"; link: LinkRow }
-  | { kind: "settled"; link: LinkRow; payment: PaymentRow; outcome: RedirectOutcome };
+  | { kind: "settled"; link: LinkRow; payment: PaymentRow; outcome: RedirectOutcome }
+  /**
+   * Product 23: a settled payment whose moment has passed (it ended 10 minutes ago or more, or its
+   * link was cancelled or expired since): the page of the link's state, never the partner's URL,
+   * so a result URL is no standing redirect.
+   */
+  | { kind: "stale"; link: LinkRow };
 
 /** A payment that was captured stays a success even if it was voided or refunded since. */
 const SUCCESS: readonly PaymentStatus[] = ["captured", "voided", "refunded"];
 
-export function linkResultOf(q: Repos, token: string, paymentCode: string | null): LinkResult {
+/** When the payment's attempt ended: its capture (kept through refunds), else its last change. */
+const endedAtMs = (payment: PaymentRow): number => payment.capturedAtMs ?? payment.updatedAtMs;
+
+export function linkResultOf(q: Repos, token: string, paymentCode: string | null, nowMs: number): LinkResult {
   const link = getLinkByToken(q, token);
   if (!link) return { kind: "unknown" };
   const payment = paymentCode === null ? undefined : q.payments.get(paymentCode);
   if (!payment || payment.linkId !== link.id || payment.status === "initiated") return { kind: "unsettled", link };
+  const closed = link.status === "cancelled" || link.status === "expired" || isLinkDue(link, nowMs);
+  if (closed || nowMs >= endedAtMs(payment) + LINK_RESULT_REDIRECT_MS) return { kind: "stale", link };
   return { kind: "settled", link, payment, outcome: SUCCESS.includes(payment.status) ? "success" : "failure" };
 }
 

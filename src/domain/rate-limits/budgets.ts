@@ -16,6 +16,8 @@ export type BudgetSpec = {
   readonly scope: BudgetScope;
   /** One line for `kasa serve --help`: which requests draw on this budget. */
   readonly covers: string;
+  /** Off unless a limits file names it, in sandbox mode (product 23: one integrator, one address). */
+  readonly offInSandbox?: true;
 };
 
 export const BUDGETS = {
@@ -79,6 +81,13 @@ export const BUDGETS = {
     scope: "key",
     covers: "payment lookups, refunds and payment-acceptance, per API key",
   },
+  "pages.ip": {
+    limit: 600,
+    windowMs: MINUTE_MS,
+    scope: "ip",
+    covers: "buyer-facing pages (/l/..., /handoff, /sim-bank/...), per source IP; off in sandbox unless set",
+    offInSandbox: true,
+  },
 } as const satisfies Record<string, BudgetSpec>;
 
 export type BudgetName = keyof typeof BUDGETS;
@@ -102,9 +111,19 @@ export const MULTIPLIED_BUDGETS: ReadonlySet<BudgetName> = new Set(
  */
 export const MAX_BUDGET_LIMIT = 10_000_000;
 
+/** A budget's limit per its window, or "off": it admits everything (product 23: `pages.ip` in sandbox). */
+export type BudgetLimit = number | "off";
+
 export const defaultLimits = (): Record<BudgetName, number> => {
   const limits = {} as Record<BudgetName, number>;
   for (const name of BUDGET_NAMES) limits[name] = BUDGETS[name].limit;
+  return limits;
+};
+
+/** The defaults of a sandbox: those of serve, with the budgets marked offInSandbox off. */
+export const sandboxDefaultLimits = (): Record<BudgetName, BudgetLimit> => {
+  const limits: Record<BudgetName, BudgetLimit> = defaultLimits();
+  for (const name of BUDGET_NAMES) if ((BUDGETS[name] as BudgetSpec).offInSandbox) limits[name] = "off";
   return limits;
 };
 

@@ -1,4 +1,4 @@
-import { BUDGET_NAMES, BUDGETS, type BudgetName, effectiveLimit } from "./budgets";
+import { BUDGET_NAMES, BUDGETS, type BudgetLimit, type BudgetName, effectiveLimit } from "./budgets";
 
 /**
  * The rate limiter of product §12, pure: no clock, no HTTP. The request pipeline passes the
@@ -26,7 +26,7 @@ export type RateLimiter = {
   size(): number;
 };
 
-export type RateLimiterOptions = { readonly limits: Readonly<Record<BudgetName, number>> | "off" };
+export type RateLimiterOptions = { readonly limits: Readonly<Record<BudgetName, BudgetLimit>> | "off" };
 
 /** Most keys are an IP that sends a handful of requests; rings start small and double on demand. */
 const INITIAL_SLOTS = 4;
@@ -93,11 +93,11 @@ const countEarlierUses = (ids: readonly string[], index: number): number => {
   return uses;
 };
 
-const checkLimits = (limits: Readonly<Record<BudgetName, number>>): Record<BudgetName, number> => {
-  const copy = {} as Record<BudgetName, number>;
+const checkLimits = (limits: Readonly<Record<BudgetName, BudgetLimit>>): Record<BudgetName, BudgetLimit> => {
+  const copy = {} as Record<BudgetName, BudgetLimit>;
   for (const name of BUDGET_NAMES) {
     const limit = limits[name];
-    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+    if (!(limit === "off" || (Number.isSafeInteger(limit) && limit >= 1))) {
       throw new RangeError(`rate limit ${name} must be a positive integer, got ${limit}`);
     }
     copy[name] = limit;
@@ -108,6 +108,7 @@ const checkLimits = (limits: Readonly<Record<BudgetName, number>>): Record<Budge
 export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
   if (options.limits === "off") return { tryAcquire: () => true, size: () => 0 };
   const limits = checkLimits(options.limits);
+  const anyOff = BUDGET_NAMES.some((name) => limits[name] === "off");
   const entries = new Map<string, Entry>();
   let cursor: Iterator<[string, Entry]> | undefined;
   // The service clock never goes back, but a wall clock can; time held at its high-water mark
@@ -127,11 +128,13 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
     }
   };
 
-  const tryAcquire = (checks: readonly RateCheck[], nowMs: number): boolean => {
+  const tryAcquire = (all: readonly RateCheck[], nowMs: number): boolean => {
+    // A budget that is off admits everything and keeps no entry.
+    const checks = anyOff ? all.filter((c) => limits[c.budget] !== "off") : all;
     latestMs = Math.max(latestMs, nowMs);
     const atMs = latestMs;
     const ids = checks.map(toEntryId);
-    const caps = checks.map((c) => effectiveLimit(c.budget, limits[c.budget], c.multiplier));
+    const caps = checks.map((c) => effectiveLimit(c.budget, limits[c.budget] as number, c.multiplier));
     // First pass decides without changing any count, so a refusal consumes nothing anywhere.
     for (let i = 0; i < checks.length; i += 1) {
       const entry = entries.get(ids[i]!);

@@ -1,10 +1,12 @@
 import {
   BUDGET_NAMES,
   BUDGETS,
+  type BudgetLimit,
   type BudgetName,
   defaultLimits,
   isBudgetName,
   MAX_BUDGET_LIMIT,
+  sandboxDefaultLimits,
   toWindowLabel,
 } from "./budgets";
 
@@ -15,7 +17,7 @@ import {
  * server can never run unlimited by a typo. Every refusal is one line the CLI prints as is.
  */
 
-export type ResolvedLimits = Record<BudgetName, number> | "off";
+export type ResolvedLimits = Record<BudgetName, BudgetLimit> | "off";
 
 export type LimitsResult =
   | { readonly ok: true; readonly limits: ResolvedLimits }
@@ -41,11 +43,11 @@ const toShortJson = (value: unknown): string => {
 };
 
 /** Applies a parsed file over the defaults; the first bad entry refuses the whole file. */
-const applyOverrides = (value: unknown): LimitsResult => {
+const applyOverrides = (value: unknown, defaults: Record<BudgetName, BudgetLimit>): LimitsResult => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return refuse(`limits file: must be a JSON object of budget name -> limit; ${VALID_NAMES}`);
   }
-  const limits = defaultLimits();
+  const limits = defaults;
   for (const [name, limit] of Object.entries(value)) {
     if (!isBudgetName(name)) {
       return refuse(`limits file: unknown budget "${name}"; ${VALID_NAMES}`);
@@ -71,10 +73,11 @@ export const resolveLimits = (fileText: string | undefined, mode: LimitsMode): L
     if (fileText !== undefined) return refuse("--limits takes either a file or off, not both");
     return { ok: true, limits: "off" };
   }
-  if (fileText === undefined) return { ok: true, limits: defaultLimits() };
+  const defaults = mode.sandbox ? sandboxDefaultLimits() : defaultLimits();
+  if (fileText === undefined) return { ok: true, limits: defaults };
   const parsed = parseJson(fileText);
   if ("error" in parsed) return refuse(`limits file: not valid JSON (${parsed.error})`);
-  return applyOverrides(parsed.value);
+  return applyOverrides(parsed.value, defaults);
 };
 
 /**

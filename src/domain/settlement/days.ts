@@ -1,4 +1,4 @@
-import { DAYEND_CATCH_UP_MAX_DAYS } from "../../limits";
+import { DAY_MS, DAYEND_CATCH_UP_MAX_DAYS } from "../../limits";
 import type { Repos } from "../../store/repos";
 import { addDays, istanbulDate, istanbulDateStartMs } from "../checks/istanbul-time";
 
@@ -8,8 +8,12 @@ import { addDays, istanbulDate, istanbulDateStartMs } from "../checks/istanbul-t
 /** The Istanbul date a day end runs on: the day after the one it ends. */
 export const runDayOf = (endedDay: string): string => addDays(endedDay, 1);
 
-/** When the day end of `endedDay` is due: 00:00 Istanbul of the next date. */
-export const dayEndDueAtMs = (endedDay: string): number => istanbulDateStartMs(runDayOf(endedDay));
+/**
+ * When the day end of `endedDay` is due: 00:00 Istanbul of the next date (Istanbul has no DST, so
+ * one day after its own 00:00). Computed as an instant, not via the next date's text, so the last
+ * date a sandbox clock can reach, 9999-12-31 (product 23), still gets its timer.
+ */
+export const dayEndDueAtMs = (endedDay: string): number => istanbulDateStartMs(endedDay) + DAY_MS;
 
 const later = (a: string, b: string): string => (a > b ? a : b);
 const earlier = (a: string, b: string): string => (a < b ? a : b);

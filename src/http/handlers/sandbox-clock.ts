@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { toIso } from "../../domain/checks/istanbul-time";
 import { fail } from "../../errors";
+import { SANDBOX_CLOCK_MAX_MS } from "../../limits";
 import type { ApiContext, ApiReply } from "../endpoint";
 
 const SAFE_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000 / 2);
@@ -29,6 +30,8 @@ export const moveClock =
     if (!Number.isFinite(target)) fail("validation_error", "to: not a valid date-time");
     // product 16: a move backwards is 400.
     if (target < now) fail("validation_error", "to: the sandbox clock never moves back");
+    // product 23: beyond year 9999 no date can be written as ISO 8601 (4-digit years), so nothing could answer.
+    if (target > SANDBOX_CLOCK_MAX_MS) fail("validation_error", `${to !== undefined ? "to" : "advanceSeconds"}: must not move the clock past ${toIso(SANDBOX_CLOCK_MAX_MS)}`);
     await clock.moveTo(target);
     return { status: 200, body: { now: toIso(clock.nowMs()) } };
   };

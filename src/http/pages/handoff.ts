@@ -107,6 +107,7 @@ async function postCallback(deps: Deps, event: H3Event, traceId: string): Promis
 export function handoffPages(deps: Deps): PageRoute[] {
   return [
     { method: "POST", path: HANDOFF_PATHS.start, handle: (event, traceId) => postHandoff(deps, event, traceId) },
-    { method: "POST", path: `${HANDOFF_PATHS.callback}/:attemptId`, handle: (event, traceId) => postCallback(deps, event, traceId) },
+    // The bank's signed answer to a finished 3D step: refusing it would strand the buyer's attempt.
+    { method: "POST", path: `${HANDOFF_PATHS.callback}/:attemptId`, pagesBudget: "exempt", handle: (event, traceId) => postCallback(deps, event, traceId) },
   ];
 }

@@ -4,7 +4,7 @@ import type { Deps } from "../../deps";
 import { binField } from "../../domain/installments/schema";
 import { toInstallmentOptionsJson } from "../../domain/installments/view";
 import { currentLink } from "../../domain/link-checkout/open";
-import { admitOptionsLookup, quoteLinkOptions } from "../../domain/link-checkout/options";
+import { quoteLinkOptions } from "../../domain/link-checkout/options";
 import { cancelRefusalOf } from "../../domain/payment-links/machine";
 import { fail, isApiError } from "../../errors";
 import { errorResponse, jsonResponse } from "../envelope";
@@ -18,16 +18,15 @@ import { parseWith, readJsonBody } from "../read";
 const linkOptionsBody = v.strictObject({ bin: binField });
 
 /**
- * Check order, as 4.8's pipeline with the token in the key's place: unknown token (404
- * payment_link_not_found) -> the link partner's `installments.partner` budget (429 without
- * Retry-After, interface 7.2) -> body (400) -> a link in a terminal state (409, the codes a
+ * Check order, as 4.8's pipeline with the token in the key's place: the buyer's `pages.ip` budget
+ * (429, pages-budget.ts; product 23: never the partner's `installments.partner`) -> unknown token
+ * (404 payment_link_not_found) -> body (400) -> a link in a terminal state (409, the codes a
  * DELETE of it would get, 3.1) -> the quote (403 terminal_not_allowed as 4.8). A link busy in
  * another tab still answers: its options are unchanged and the pay step refuses the attempt.
  */
 export async function postLinkOptions(deps: Deps, event: H3Event, token: string, traceId: string): Promise<Response> {
   try {
     const link = (await currentLink(deps, token)) ?? fail("payment_link_not_found");
-    if (!admitOptionsLookup(deps, link)) fail("rate_limited");
     const body = parseWith(linkOptionsBody, await readJsonBody(event.req));
     const refusal = cancelRefusalOf(link.status);
     if (refusal !== null) fail(refusal);

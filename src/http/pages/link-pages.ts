@@ -4,7 +4,7 @@ import { toRedirectResultUrl } from "../../domain/checks/redirect-url";
 import type { HandoffRefusal } from "../../domain/handoff/outcomes";
 import { parseBin, parseInstallment, parseLinkPayForm } from "../../domain/link-checkout/forms";
 import { currentLink, openLink } from "../../domain/link-checkout/open";
-import { admitOptionsLookup, partnerOf, quoteLinkOptions } from "../../domain/link-checkout/options";
+import { partnerOf, quoteLinkOptions } from "../../domain/link-checkout/options";
 import { LINK_PAGE_PATHS, linkUrlOf } from "../../domain/link-checkout/paths";
 import { payLink } from "../../domain/link-checkout/pay";
 import { linkResultOf, resultLocationOf } from "../../domain/link-checkout/result";
@@ -74,14 +74,13 @@ function problem(deps: Deps, link: LinkRow | null, code: ErrorCode, traceId: str
   return toWebResponse(page);
 }
 
-/** Step 1 -> 2 without JavaScript: the options for the first 8 digits, on the partner's options budget. */
+/** Step 1 -> 2 without JavaScript: the options for the first 8 digits (on `pages.ip`, product 23). */
 async function postInstallmentsStep(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const posted = await readPayablePost(deps, event, traceId);
   if (posted instanceof Response) return posted;
   const { link, form } = posted;
   const bin = parseBin(form.bin);
   if (bin === null) return toWebResponse(linkPayPage(contextOf(deps, link), FORM_PROBLEMS.bin));
-  if (!admitOptionsLookup(deps, link)) return problem(deps, link, "rate_limited", traceId);
   try {
     const quote = quoteLinkOptions(deps.store.q, link, bin);
     if (quote.options.length === 0) return linkRefusalPage(deps, link, "virtual_pos_card_type_not_supported", false, traceId);
@@ -95,7 +94,7 @@ async function postInstallmentsStep(deps: Deps, event: H3Event, traceId: string)
 
 /**
  * Step 2 -> 3 without JavaScript: the card form for the chosen count. It re-reads the option only
- * to show its total, so it does not draw on the options budget; the pay step checks it again.
+ * to show its total; the pay step checks it again.
  */
 async function postCardStep(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const posted = await readPayablePost(deps, event, traceId);
@@ -127,12 +126,28 @@ async function postPay(deps: Deps, event: H3Event, traceId: string): Promise<Res
       return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
     case "not-payable":
       return notPayablePage(deps, outcome.link, true) ?? problem(deps, outcome.link, "payment_prepare_already_started", traceId);
+    case "exhausted":
+      return linkAttemptsUsedUpPage(deps, traceId);
     case "refused":
       return linkRefusalPage(deps, outcome.link, outcome.code, outcome.code !== "virtual_pos_card_type_not_supported", traceId);
     case "attempted":
       if (outcome.result.kind === "bank-form") return renderHandoffResult(deps, outcome.result, traceId);
       return failedAttempt(deps, outcome.link, outcome.result, traceId);
   }
+}
+
+/** Product 23: the link took all the card attempts it ever will; only the partner can help now. */
+function linkAttemptsUsedUpPage(deps: Deps, traceId: string): Response {
+  const page = linkProblemPage({
+    title: "Ödeme tamamlanamadı",
+    message: "Bu ödeme bağlantısı için kart deneme hakkı doldu. Lütfen satıcıyla iletişime geçin.",
+    code: "card_attempt_limit_exceeded",
+    traceId,
+    status: statusOf("card_attempt_limit_exceeded"),
+    retryUrl: null,
+    nonce: deps.ids.nonce(),
+  });
+  return toWebResponse(page);
 }
 
 /**
@@ -146,10 +161,15 @@ function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, trace
 }
 
 /** GET /l/{token}/result: where the relay's callback sends the buyer (interface 4.1.1). */
-function getResult(deps: Deps, event: H3Event, traceId: string): Response {
-  const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"));
+async function getResult(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
+  const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"), deps.clock.nowMs());
   if (result.kind === "unknown") return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
   if (result.kind === "unsettled") return seeOther(linkUrlOf(deps.config.baseUrl, "page", result.link.token));
+  if (result.kind === "stale") {
+    // Product 23: the link's own page as it stands now (expired first when due); a payable link's is its pay page.
+    const link = (await currentLink(deps, result.link.token)) ?? result.link;
+    return notPayablePage(deps, link, false) ?? seeOther(linkUrlOf(deps.config.baseUrl, "page", link.token));
+  }
   const location = resultLocationOf(result.link, result.outcome);
   if (location !== null) return seeOther(location);
   const merchant = partnerOf(deps.store.q, result.link).name;
@@ -171,7 +191,7 @@ export function linkPages(deps: Deps): PageRoute[] {
   const P = LINK_PAGE_PATHS;
   return [
     { method: "GET", path: P.page, handle: (event, traceId) => getLinkPage(deps, event, traceId) },
-    { method: "POST", path: P.options, handle: (event, traceId) => postLinkOptions(deps, event, tokenOf(event), traceId) },
+    { method: "POST", path: P.options, pagesBudget: "json", handle: (event, traceId) => postLinkOptions(deps, event, tokenOf(event), traceId) },
     { method: "POST", path: P.installments, handle: (event, traceId) => postInstallmentsStep(deps, event, traceId) },
     { method: "POST", path: P.card, handle: (event, traceId) => postCardStep(deps, event, traceId) },
     { method: "POST", path: P.pay, handle: (event, traceId) => postPay(deps, event, traceId) },

@@ -44,3 +44,29 @@ describe("interface 4.1.2 sensitive_data_not_allowed: whole-value card number or
     expect(findSensitiveField(fields)).toBeNull();
   });
 });
+
+describe("product 23 / issue 15 item 8: the card and IBAN check sees through formatting", () => {
+  it.each([
+    ["zero-width space inside a PAN", "4000\u200b0011\u200b0000\u200b0009"],
+    ["soft hyphen and word joiner (Unicode Cf)", "4000\u00ad0011\u20600000 0009"],
+    ["dots", "4000.0011.0000.0009"],
+    ["slashes", "4000/0011/0000/0009"],
+    ["full-width digits", "４０００００１１０００００００９"],
+    ["full-width digits with an ideographic space", "４０００\u3000００１１\u3000００００\u3000０００９"],
+    ["IBAN with dots", "TR33.0006.1005.1978.6457.8413.26"],
+    ["IBAN with a zero-width space", "TR33\u200b0006100519786457841326"],
+    ["full-width IBAN", "ＴＲ３３０００６１００５１９７８６４５７８４１３２６"],
+    ["IBAN with slashes and a BOM", "\ufeffTR33/0006/1005/1978/6457/8413/26"],
+  ])("%s is caught", (_label, value) => {
+    expect(isSensitiveText(value)).toBe(true);
+  });
+
+  it.each([
+    ["a date with slashes", "12/34"],
+    ["a version number", "1.2.3"],
+    ["text with a zero-width space", "Kırmızı\u200bkazak"],
+    ["full-width text", "ＸＬ beden"],
+  ])("%s is not", (_label, value) => {
+    expect(isSensitiveText(value)).toBe(false);
+  });
+});

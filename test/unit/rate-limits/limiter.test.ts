@@ -222,3 +222,12 @@ describe("product 12: the window rolls; it is not a fixed minute", () => {
     expect(limiter.tryAcquire(check, T0 + 2 * MINUTE_MS)).toBe(true);
   });
 });
+
+describe("product 23: a budget that is off (pages.ip in sandbox) admits everything and keeps nothing", () => {
+  it("the off budget never refuses; the other budgets of the same check still do", () => {
+    const limiter = createRateLimiter({ limits: { ...defaultLimits(), "pages.ip": "off", "gate.ip": 2 } });
+    expect(admitted(limiter, [{ budget: "pages.ip", key: "k" }], 10_000, T0)).toBe(10_000);
+    expect(limiter.size()).toBe(0);
+    expect(admitted(limiter, [{ budget: "pages.ip", key: "k" }, { budget: "gate.ip", key: "k" }], 3, T0)).toBe(2);
+  });
+});

@@ -12,7 +12,7 @@ const SERVE = { off: false, sandbox: false };
 const SANDBOX = { off: false, sandbox: true };
 
 describe("product 12: the budget table", () => {
-  it("has the ten budgets with the defaults and windows of the table", () => {
+  it("has the budgets with the defaults and windows of the table (product 23 adds pages.ip)", () => {
     const table = Object.fromEntries(
       BUDGET_NAMES.map((name) => [name, [BUDGETS[name].limit, BUDGETS[name].windowMs / 60_000]]),
     );
@@ -27,6 +27,7 @@ describe("product 12: the budget table", () => {
       "links.ip": [120, 1],
       "installments.partner": [120, 1],
       "reads.key": [300, 1],
+      "pages.ip": [600, 1],
     });
   });
 
@@ -109,8 +110,16 @@ describe("product 12: --limits off", () => {
     expect(resolveLimits("{}", { off: true, sandbox: true }).ok).toBe(false);
   });
 
-  it("a sandbox without off still gets the defaults or its file", () => {
-    expect(resolveLimits(undefined, SANDBOX)).toEqual({ ok: true, limits: defaultLimits() });
+  // Product 23 changed this rule: a sandbox's defaults have pages.ip off (one integrator, one address).
+  it("a sandbox without off still gets the defaults (product 23: pages.ip off) or its file", () => {
+    expect(resolveLimits(undefined, SANDBOX)).toEqual({ ok: true, limits: { ...defaultLimits(), "pages.ip": "off" } });
+    expect(resolveLimits('{"pages.ip": 50}', SANDBOX)).toEqual({ ok: true, limits: { ...defaultLimits(), "pages.ip": 50 } });
+  });
+
+  it("product 23 / issue 15 item 1: serve has pages.ip at 600 per minute by default; a file may change it", () => {
+    expect(resolveLimits(undefined, SERVE)).toMatchObject({ ok: true, limits: { "pages.ip": 600 } });
+    expect(resolveLimits('{"pages.ip": 6000}', SERVE)).toMatchObject({ ok: true, limits: { "pages.ip": 6000 } });
+    expect(limitsHelpText()).toMatch(/^pages\.ip\s+600 per 1 min\s+buyer-facing pages/m);
   });
 });
 
