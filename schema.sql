@@ -306,3 +306,29 @@ BEGIN
   ON CONFLICT (connection_id, unit, key)
   DO UPDATE SET amount = MAX(MIN(amount + excluded.amount, 4611686018427387904), -4611686018427387904);
 END;
+
+-- A counter every change of the rows that requests cache (partners, API keys, terminals,
+-- connections, PSPs) bumps, by trigger, in the changing transaction, whichever process writes
+-- (issue 17). Readers compare it with the version their cache was filled at: a key revoked or a
+-- terminal changed by the CLI is seen by the very next request. `link_seq` is a counter of the
+-- partner's links, not cached data: bumping on it would empty the caches at every link create.
+CREATE TABLE IF NOT EXISTS catalog_version (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+);
+INSERT INTO catalog_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_insert AFTER INSERT ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_update AFTER UPDATE ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_delete AFTER DELETE ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_insert AFTER INSERT ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_update AFTER UPDATE ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_delete AFTER DELETE ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_insert AFTER INSERT ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_update AFTER UPDATE ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_delete AFTER DELETE ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_insert AFTER INSERT ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_update AFTER UPDATE ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_delete AFTER DELETE ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_insert AFTER INSERT ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_update AFTER UPDATE ON partners WHEN NEW.link_seq IS OLD.link_seq BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_delete AFTER DELETE ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;

@@ -120,7 +120,8 @@ export function paymentsSql(db: Db) {
     /** The one payment holding the code (interface 4.5, 4.6); the partial unique index makes it one. */
     holdingTxCode: (partnerId: string, partnerTxCode: string) =>
       one(`partner_id = ? AND partner_tx_code = ? AND ${HOLDING}`, partnerId, partnerTxCode),
-    insert(p: NewPayment): void {
+    /** Inserts an `initiated` payment and answers its row as stored (the column defaults below). */
+    insert(p: NewPayment): PaymentRow {
       db.prepare(
         `INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, link_id, status,
            amount, principal, currency, installment, description, return_url, payment_ref, expires_at_ms,
@@ -128,6 +129,12 @@ export function paymentsSql(db: Db) {
       ).run(p.code, p.partnerId, p.terminalId, p.connectionId, p.partnerTxCode, p.channel, p.linkId, p.amount,
         p.principal, p.currency, p.installment, p.description, p.returnUrl, p.paymentRef, p.expiresAtMs,
         p.createdAtMs, p.createdAtMs);
+      return {
+        ...p, status: "initiated", threeDStarted: false, attemptsCounted: 0, maskedPan: null, cardBrand: null,
+        cardFamily: null, cardBank: null, appliedRateBps: null, appliedFixedFee: null, commissionAmount: null,
+        netToPartner: null, expectedValueDate: null, bankReference: null, authCode: null, refundedAmount: 0,
+        settledDay: null, payoutBatchId: null, capturedAtMs: null, updatedAtMs: p.createdAtMs,
+      };
     },
     ...connectionUsageSql(db),
     /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */

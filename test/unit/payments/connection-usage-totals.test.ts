@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../../src/limits";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../../../src/domain/checks/istanbul-time";
@@ -26,9 +29,8 @@ function rng(seed: number): (n: number) => number {
   };
 }
 
-beforeEach(async () => {
-  store = await openStore(":memory:");
-  await store.write((tx) => {
+async function seedCatalog(s: Store): Promise<void> {
+  await s.write((tx) => {
     tx.catalog.upsertPsp({ id: "psp-1", active: true });
     tx.catalog.upsertConnection(CONNECTION);
     tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
@@ -43,6 +45,11 @@ beforeEach(async () => {
       });
     }
   });
+}
+
+beforeEach(async () => {
+  store = await openStore(":memory:");
+  await seedCatalog(store);
 });
 afterEach(async () => store.close());
 
@@ -127,5 +134,36 @@ describe("issue 17: connection-limit totals equal the sum over the payments (pro
     await store.write((tx) => tx.payments.rebuildConnectionUsage());
     expect(store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(before);
     expect(before).toEqual(store.q.payments.connectionUsageByScan("vpos-1", w, null));
+  });
+});
+
+describe("issue 17: an inserted payment is answered without reading it back", () => {
+  it("the row insert answers equals the row stored", async () => {
+    const row = await store.write((tx) =>
+      tx.payments.insert({
+        code: "pay_00000000000000000001", partnerId: "ptn_t", terminalId: "T-1", connectionId: "vpos-1", partnerTxCode: "x",
+        channel: "api", linkId: null, amount: 5, principal: 5, currency: "TRY", installment: 1, description: "d",
+        returnUrl: "https://shop.example/r", paymentRef: "ref_x", expiresAtMs: START_MS + 1, createdAtMs: START_MS,
+      }),
+    );
+    expect(row).toEqual(store.q.payments.get("pay_00000000000000000001"));
+  });
+});
+
+describe("issue 17: a version-1 database (before the totals) opens with its totals filled", () => {
+  it("migrate rebuilds the totals from the payments already there", async () => {
+    const file = `${mkdtempSync(join(tmpdir(), "kasa-usage-"))}/kasa.db`;
+    await store.close();
+    store = await openStore(file);
+    await seedCatalog(store);
+    const random = rng(7);
+    for (let n = 1; n <= 50; n += 1) await step(random, START_MS + n * 60_000, [], n);
+    // What a version-1 file looks like: no totals table, no triggers.
+    store.db.exec("DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage; PRAGMA user_version = 1");
+    await store.close();
+    store = await openStore(file);
+    const w = windows(START_MS + 50 * 60_000, 20);
+    expect(store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(store.q.payments.connectionUsageByScan("vpos-1", w, null));
+    expect(store.q.payments.connectionUsage("vpos-1", w, null).month).toBeGreaterThan(0n);
   });
 });
