@@ -254,3 +254,81 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   error         TEXT,
   PRIMARY KEY (delivery_id, n)
 ) WITHOUT ROWID;
+
+-- Running totals behind the product 4 connection limits (issue 17): the amounts of a connection's
+-- `initiated` and `captured` payments per creation period, so a limit check reads a handful of rows
+-- instead of summing the month's payments. Units: 's' second, 'm' minute, 'h' hour (UTC epoch
+-- numbers), 'd' Istanbul day, 'w' ISO week (Monday 00:00 Istanbul), 'mo' Istanbul month
+-- (year * 12 + month - 1). Kept by the triggers below, in the same transaction as every insert and
+-- status change of a payment, whatever code path makes it; the rolling window sums the finest
+-- buckets inside it and scans the payments of its first partial second.
+CREATE TABLE IF NOT EXISTS connection_usage (
+  connection_id TEXT NOT NULL,
+  unit          TEXT NOT NULL CHECK (unit IN ('s', 'm', 'h', 'd', 'w', 'mo')),
+  key           INTEGER NOT NULL,
+  amount        INTEGER NOT NULL,
+  PRIMARY KEY (connection_id, unit, key)
+) WITHOUT ROWID;
+
+CREATE TRIGGER IF NOT EXISTS payments_usage_insert AFTER INSERT ON payments
+WHEN NEW.status IN ('initiated', 'captured')
+BEGIN
+  INSERT INTO connection_usage (connection_id, unit, key, amount) VALUES
+    (NEW.connection_id, 's', NEW.created_at_ms / 1000, NEW.amount),
+    (NEW.connection_id, 'm', NEW.created_at_ms / 60000, NEW.amount),
+    (NEW.connection_id, 'h', NEW.created_at_ms / 3600000, NEW.amount),
+    (NEW.connection_id, 'd', (NEW.created_at_ms + 10800000) / 86400000, NEW.amount),
+    (NEW.connection_id, 'w', ((NEW.created_at_ms + 10800000) / 86400000 + 3) / 7, NEW.amount),
+    (NEW.connection_id, 'mo',
+      CAST(strftime('%Y', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) * 12
+        + CAST(strftime('%m', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) - 1, NEW.amount)
+  -- Clamped to ±2^62 so no sum can overflow: any total past 2^53 is over every limit anyway.
+  ON CONFLICT (connection_id, unit, key)
+  DO UPDATE SET amount = MAX(MIN(amount + excluded.amount, 4611686018427387904), -4611686018427387904);
+END;
+
+-- A status change that enters or leaves the counted states adds or takes back the amount.
+CREATE TRIGGER IF NOT EXISTS payments_usage_status AFTER UPDATE OF status ON payments
+WHEN (OLD.status IN ('initiated', 'captured')) <> (NEW.status IN ('initiated', 'captured'))
+BEGIN
+  INSERT INTO connection_usage (connection_id, unit, key, amount)
+  SELECT NEW.connection_id, u.unit, u.key, CASE WHEN NEW.status IN ('initiated', 'captured') THEN NEW.amount ELSE -NEW.amount END
+  FROM (
+    SELECT 's' AS unit, NEW.created_at_ms / 1000 AS key UNION ALL
+    SELECT 'm', NEW.created_at_ms / 60000 UNION ALL
+    SELECT 'h', NEW.created_at_ms / 3600000 UNION ALL
+    SELECT 'd', (NEW.created_at_ms + 10800000) / 86400000 UNION ALL
+    SELECT 'w', ((NEW.created_at_ms + 10800000) / 86400000 + 3) / 7 UNION ALL
+    SELECT 'mo', CAST(strftime('%Y', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) * 12
+      + CAST(strftime('%m', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) - 1
+  ) AS u WHERE true
+  -- Clamped to ±2^62 so no sum can overflow: any total past 2^53 is over every limit anyway.
+  ON CONFLICT (connection_id, unit, key)
+  DO UPDATE SET amount = MAX(MIN(amount + excluded.amount, 4611686018427387904), -4611686018427387904);
+END;
+
+-- A counter every change of the rows that requests cache (partners, API keys, terminals,
+-- connections, PSPs) bumps, by trigger, in the changing transaction, whichever process writes
+-- (issue 17). Readers compare it with the version their cache was filled at: a key revoked or a
+-- terminal changed by the CLI is seen by the very next request. `link_seq` is a counter of the
+-- partner's links, not cached data: bumping on it would empty the caches at every link create.
+CREATE TABLE IF NOT EXISTS catalog_version (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+);
+INSERT INTO catalog_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_insert AFTER INSERT ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_update AFTER UPDATE ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS psps_catalog_delete AFTER DELETE ON psps BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_insert AFTER INSERT ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_update AFTER UPDATE ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS connections_catalog_delete AFTER DELETE ON connections BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_insert AFTER INSERT ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_update AFTER UPDATE ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS terminals_catalog_delete AFTER DELETE ON terminals BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_insert AFTER INSERT ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_update AFTER UPDATE ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS api_keys_catalog_delete AFTER DELETE ON api_keys BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_insert AFTER INSERT ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_update AFTER UPDATE ON partners WHEN NEW.link_seq IS OLD.link_seq BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+CREATE TRIGGER IF NOT EXISTS partners_catalog_delete AFTER DELETE ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;

@@ -1,8 +1,9 @@
 import schemaSql from "../../schema.sql" with { type: "text" };
+import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -22,6 +23,8 @@ export function migrate(db: Db): void {
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(schemaSql);
+    // Version 2 added the connection-limit totals (issue 17): fill them from the payments so far.
+    if (current < 2) connectionUsageSql(db).rebuildConnectionUsage();
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

@@ -1,3 +1,4 @@
+import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
 
 // Payments (interface 2.3, 3.2; product 5). Status changes are conditional updates: each names
@@ -73,10 +74,6 @@ export type CaptureFacts = {
   authCode: string;
 };
 
-/** Instants bounding each limit window of product 4; the rolling window starts after `windowAfterMs`. */
-export type UsageWindows = { dayFromMs: number; weekFromMs: number; monthFromMs: number; windowAfterMs: number };
-export type ConnectionUsage = { day: number; week: number; month: number; window: number };
-
 const COLUMNS = `code, partner_id AS partnerId, terminal_id AS terminalId, connection_id AS connectionId,
   partner_tx_code AS partnerTxCode, channel, link_id AS linkId, status, amount, principal, currency, installment,
   description, return_url AS returnUrl, payment_ref AS paymentRef, three_d_started AS threeDStarted,
@@ -89,8 +86,6 @@ const COLUMNS = `code, partner_id AS partnerId, terminal_id AS terminalId, conne
 
 /** Must repeat the partial index `payments_active_tx_code` so SQLite uses it. */
 const HOLDING = "status NOT IN ('failed', 'expired')";
-/** Product 4: limit usage counts these two states only. */
-const USING_LIMITS = "status IN ('initiated', 'captured')";
 
 type Raw = Omit<PaymentRow, "threeDStarted"> & { threeDStarted: number };
 
@@ -125,7 +120,8 @@ export function paymentsSql(db: Db) {
     /** The one payment holding the code (interface 4.5, 4.6); the partial unique index makes it one. */
     holdingTxCode: (partnerId: string, partnerTxCode: string) =>
       one(`partner_id = ? AND partner_tx_code = ? AND ${HOLDING}`, partnerId, partnerTxCode),
-    insert(p: NewPayment): void {
+    /** Inserts an `initiated` payment and answers its row as stored (the column defaults below). */
+    insert(p: NewPayment): PaymentRow {
       db.prepare(
         `INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, link_id, status,
            amount, principal, currency, installment, description, return_url, payment_ref, expires_at_ms,
@@ -133,21 +129,14 @@ export function paymentsSql(db: Db) {
       ).run(p.code, p.partnerId, p.terminalId, p.connectionId, p.partnerTxCode, p.channel, p.linkId, p.amount,
         p.principal, p.currency, p.installment, p.description, p.returnUrl, p.paymentRef, p.expiresAtMs,
         p.createdAtMs, p.createdAtMs);
+      return {
+        ...p, status: "initiated", threeDStarted: false, attemptsCounted: 0, maskedPan: null, cardBrand: null,
+        cardFamily: null, cardBank: null, appliedRateBps: null, appliedFixedFee: null, commissionAmount: null,
+        netToPartner: null, expectedValueDate: null, bankReference: null, authCode: null, refundedAmount: 0,
+        settledDay: null, payoutBatchId: null, capturedAtMs: null, updatedAtMs: p.createdAtMs,
+      };
     },
-    /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
-    connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): ConnectionUsage {
-      const from = Math.min(w.dayFromMs, w.weekFromMs, w.monthFromMs, w.windowAfterMs + 1);
-      const r = db
-        .prepare(
-          `SELECT COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS day,
-             COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS week,
-             COALESCE(SUM(CASE WHEN created_at_ms >= ? THEN amount END), 0) AS month,
-             COALESCE(SUM(CASE WHEN created_at_ms > ? THEN amount END), 0) AS window
-           FROM payments WHERE connection_id = ? AND created_at_ms >= ? AND ${USING_LIMITS} AND code <> ?`,
-        )
-        .get<ConnectionUsage>(w.dayFromMs, w.weekFromMs, w.monthFromMs, w.windowAfterMs, connectionId, from, exceptCode ?? "");
-      return r ?? { day: 0, week: 0, month: 0, window: 0 };
-    },
+    ...connectionUsageSql(db),
     /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */
     markThreeDStarted: (code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number) =>
       update(

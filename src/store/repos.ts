@@ -1,6 +1,7 @@
 import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
 import { attemptsSql } from "./attempts-sql";
+import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { catalogSql } from "./catalog-sql";
 import { linkCheckoutSql } from "./link-checkout-sql";
 import { linksSql } from "./links-sql";
@@ -13,12 +14,17 @@ import { settlementSql } from "./settlement-sql";
 import { webhooksSql } from "./webhooks-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
-export function createRepos(db: Db) {
+export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
+  const partners = partnersSql(db);
+  const apiKeys = apiKeysSql(db);
+  const catalog = catalogSql(db);
   return {
     meta: metaSql(db),
-    partners: partnersSql(db),
-    apiKeys: apiKeysSql(db),
-    catalog: catalogSql(db),
+    // Each request's key, partner, terminal, connection and PSP reads come from memory while
+    // unchanged (catalog-cache.ts); list operations and writes go to the database.
+    partners: { ...partners, get: cache.memo(partners.get) },
+    apiKeys: { ...apiKeys, byHash: cache.memo(apiKeys.byHash) },
+    catalog: { ...catalog, psp: cache.memo(catalog.psp), connection: cache.memo(catalog.connection), terminal: cache.memo(catalog.terminal) },
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
     links: linksSql(db),

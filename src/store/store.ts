@@ -1,5 +1,6 @@
 import { openDb, type Db } from "./db";
 import { configure, migrate } from "./migrate";
+import { catalogCache } from "./catalog-cache";
 import { createRepos, type Repos } from "./repos";
 import { invariant } from "../invariant";
 
@@ -29,7 +30,8 @@ export async function openStore(path: string, driver?: "bun" | "node"): Promise<
 }
 
 function createStore(db: Db): Store {
-  const repos = createRepos(db);
+  const cache = catalogCache(db);
+  const repos = createRepos(db, cache);
   const stats = { batches: 0, units: 0 };
   let queue: Pending[] = [];
   let scheduled = false;
@@ -39,7 +41,7 @@ function createStore(db: Db): Store {
     scheduled = false;
     const batch = queue;
     queue = [];
-    const results = runBatch(db, repos, batch);
+    const results = runBatch(db, repos, batch, cache.reset);
     stats.batches += 1;
     stats.units += batch.length;
     for (const [i, p] of batch.entries()) {
@@ -75,7 +77,7 @@ function createStore(db: Db): Store {
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-function runBatch(db: Db, repos: Repos, batch: Pending[]): Result[] {
+function runBatch(db: Db, repos: Repos, batch: Pending[], onRollback: () => void): Result[] {
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (error) {
@@ -90,6 +92,8 @@ function runBatch(db: Db, repos: Repos, batch: Pending[]): Result[] {
     } catch (error) {
       db.exec("ROLLBACK TO unit");
       db.exec("RELEASE unit");
+      // The catalog version may now repeat a number whose cached rows the rollback undid.
+      onRollback();
       return { ok: false, error };
     }
   });
@@ -97,6 +101,7 @@ function runBatch(db: Db, repos: Repos, batch: Pending[]): Result[] {
     db.exec("COMMIT");
   } catch (error) {
     db.exec("ROLLBACK");
+    onRollback();
     return batch.map(() => ({ ok: false, error }));
   }
   return results;

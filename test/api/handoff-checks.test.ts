@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
 import type { Outcome } from "../support/form-client";
 import { harness, type Harness } from "../support/harness";
-import { answerAcs, clientOf, createPayment, CVV, handOff, pageCode, paymentRow, seedWith } from "./payments-flow";
+import { answerAcs, clientOf, createPayment, CVV, handOff, pageCode, paymentRow, seedWith, tightenConnection } from "./payments-flow";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -116,7 +116,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     h = await harness({ seed: seedWith({ connection: { limits: { dailyMax: 15_000 } } }) });
     const c = await createPayment(h, { installment: 3 });
     await createPayment(h, { amount: 5_000 });
-    sql(h, "UPDATE payments SET amount = 9000 WHERE code <> ?", c.json.paymentCode);
+    await tightenConnection(h, { dailyMax: 14_000 });
     expect(refusal(await handOff(h, c.json.paymentRef, DEBIT))).toEqual({ status: 422, code: "installment_not_allowed" });
     expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(1);
   });
@@ -125,7 +125,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     h = await harness({ seed: seedWith({ connection: { limits: { dailyMax: 15_000 } } }) });
     const c = await createPayment(h);
     await createPayment(h, { amount: 5_000 });
-    sql(h, "UPDATE payments SET amount = 9000 WHERE code <> ?", c.json.paymentCode);
+    await tightenConnection(h, { dailyMax: 14_000 });
     expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: null });
     expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(0);
   });

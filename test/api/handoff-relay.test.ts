@@ -12,6 +12,7 @@ import {
   paymentRow,
   RETURN_URL,
   seedWith,
+  tightenConnection,
 } from "./payments-flow";
 
 let h: Harness;
@@ -162,14 +163,14 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
   });
 
   it.each([
-    ["psp_inactive", seedWith({ psp: { active: false } })],
-    ["a connection limit at 3D start", seedWith({ connection: { limits: { dailyMax: 15_000 } } })],
-  ])("initiated -> initiated: %s does not count; the same ref may be retried", async (_n, seed) => {
+    ["psp_inactive", seedWith({ psp: { active: false } }), {}],
+    ["a connection limit at 3D start", seedWith({ connection: { limits: { dailyMax: 15_000 } } }), { dailyMax: 14_000 }],
+  ])("initiated -> initiated: %s does not count; the same ref may be retried", async (_n, seed, tightened) => {
     h = await harness({ seed });
     // A connection limit can only bite at 3D start if usage grew after creation.
     const c = await createPayment(h, { amount: 10_000 });
     await createPayment(h, { amount: 5_000 });
-    h.store.db.prepare("UPDATE payments SET amount = 6000 WHERE code <> ?").run(c.json.paymentCode);
+    await tightenConnection(h, tightened);
     for (let i = 0; i < 5; i++) expect(refusal(await handOff(h, c.json.paymentRef, APPROVED)).status).toBe(422);
     expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0, threeDStarted: false });
   });
@@ -180,11 +181,11 @@ describe("interface 7.5 / 4.7 connection limits at 3D start: generic page, not c
     h = await harness({ seed: seedWith({ connection: { limits: { window: { minutes: 10, maxAmount: 15_000 } } } }) });
     const c = await createPayment(h, { amount: 10_000 });
     h.clock.advance(MINUTE_MS);
-    const other = await createPayment(h, { amount: 5_000 });
-    h.store.db.prepare("UPDATE payments SET amount = 5001 WHERE code = ?").run(other.json.paymentCode);
+    await createPayment(h, { amount: 5_000 });
+    await tightenConnection(h, { windowMax: 14_999 });
     const r = await handOff(h, c.json.paymentRef, APPROVED);
     expect(refusal(r)).toEqual({ status: 422, code: null });
-    expect(r.page!.body).not.toMatch(/pos_|15000|15\.000/);
+    expect(r.page!.body).not.toMatch(/pos_|14999|14\.999|15000|15\.000/);
     expect(pageTraceId(r.page!.body)).toMatch(/^tr_/);
     h.clock.set(T0 + 11 * MINUTE_MS); // the other payment left the rolling window
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);

@@ -1,3 +1,4 @@
+import type { ConnectionRow } from "../../src/store/catalog-sql";
 import { markOpened } from "../../src/domain/payment-links/service";
 import { createLinkPayment } from "../../src/domain/payments/create";
 import type { PaymentRow } from "../../src/store/payments-sql";
@@ -150,4 +151,13 @@ export async function linkPaymentOf(
     };
     return createLinkPayment(tx, h.deps, input, nowMs);
   });
+}
+
+/**
+ * An operator tightens a bank connection's limits (product 4) after payments were made: the only
+ * way usage can exceed a limit at 3D start that was met at creation. A named store operation,
+ * so the connection-limit totals stay what the payments say.
+ */
+export async function tightenConnection(h: Harness, limits: Partial<ConnectionRow>, connectionId = "vpos-1"): Promise<void> {
+  await h.store.write((tx) => tx.catalog.upsertConnection({ ...tx.catalog.connection(connectionId)!, ...limits }));
 }

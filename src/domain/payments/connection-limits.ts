@@ -48,7 +48,8 @@ export function exceededConnectionLimit(
     },
     exceptCode,
   );
-  const over = (used: number, max: number | null): boolean => max !== null && used + amount > max;
+  // Exact above 2^53 (product 23): usage is a BigInt, capped above every limit by the store.
+  const over = (used: bigint, max: number | null): boolean => max !== null && used + BigInt(amount) > BigInt(max);
   if (over(usage.day, connection.dailyMax)) return "pos_daily_limit_exceeded";
   if (over(usage.week, connection.weeklyMax)) return "pos_weekly_limit_exceeded";
   if (over(usage.month, connection.monthlyMax)) return "pos_monthly_limit_exceeded";

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
-import { invariant } from "../../invariant";
 import { THREE_D_WINDOW_EXTENDED_MS, THREE_D_WINDOW_STANDARD_MS } from "../../limits";
 import type { TerminalRow } from "../../store/catalog-sql";
 import type { PartnerRow } from "../../store/partners-sql";
@@ -169,10 +168,8 @@ function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertab
     expiresAtMs: nowMs + threeDWindowMs(terminal),
     createdAtMs: nowMs,
   };
-  tx.payments.insert(row);
+  const payment = tx.payments.insert(row);
   deps.timers.schedule(PAYMENT_EXPIRY_TIMER, row.code, row.expiresAtMs);
-  const payment = tx.payments.get(row.code);
-  invariant(payment, "a payment just inserted is readable");
   return payment;
 }
 

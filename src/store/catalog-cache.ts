@@ -1,0 +1,49 @@
+import type { Db } from "./db";
+
+// Reads every API request makes (the key by hash, its partner, the terminal, its connection and
+// PSP) served from memory while nothing changed them (issue 17). Exact, never time-based: the
+// `catalog_version` row is bumped by triggers in the very transaction that changes those tables,
+// whoever writes (this server, the CLI, another process), so each cached read first compares one
+// integer with the version the cache was filled at. A unit that changed the catalog and then
+// rolled back could restore an old version number over newer cached rows, so the store empties
+// the caches on every rollback (`reset`).
+
+/** Entries per cached operation; past it the map starts over (a cheap bound, no LRU bookkeeping). */
+const MAX_ENTRIES = 10_000;
+
+export type CatalogCache = {
+  /** Wraps a read by one string key; `undefined` answers are cached too (an unknown key stays unknown). */
+  memo<R>(read: (key: string) => R): (key: string) => R;
+  reset(): void;
+};
+
+export function catalogCache(db: Db): CatalogCache {
+  const maps: Map<string, unknown>[] = [];
+  let filledAt = -1;
+  const reset = (): void => {
+    filledAt = -1;
+    for (const m of maps) m.clear();
+  };
+  const current = (): void => {
+    const version = db.prepare("SELECT version FROM catalog_version WHERE id = 1").get<{ version: number }>()?.version ?? -1;
+    if (version !== filledAt) {
+      for (const m of maps) m.clear();
+      filledAt = version;
+    }
+  };
+  return {
+    memo<R>(read: (key: string) => R): (key: string) => R {
+      const map = new Map<string, R>();
+      maps.push(map as Map<string, unknown>);
+      return (key) => {
+        current();
+        if (map.has(key)) return map.get(key) as R;
+        const value = read(key);
+        if (map.size >= MAX_ENTRIES) map.clear();
+        map.set(key, typeof value === "object" && value !== null ? Object.freeze(value) : value);
+        return value;
+      };
+    },
+    reset,
+  };
+}
