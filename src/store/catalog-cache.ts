@@ -4,7 +4,9 @@ import type { Db } from "./db";
 // PSP) served from memory while nothing changed them (issue 17). Exact, never time-based: the
 // `catalog_version` row is bumped by triggers in the very transaction that changes those tables,
 // whoever writes (this server, the CLI, another process), so each cached read first compares one
-// integer with the version the cache was filled at. A unit that changed the catalog and then
+// integer with the version the cache was filled at: outside units of work once per synchronous run
+// of code (a request's auth reads its key and partner together), inside a unit at every read (the
+// unit may have just changed the catalog itself). A unit that changed the catalog and then
 // rolled back could restore an old version number over newer cached rows, so the store empties
 // the caches on every rollback (`reset`).
 
@@ -15,16 +17,27 @@ export type CatalogCache = {
   /** Wraps a read by one string key; `undefined` answers are cached too (an unknown key stays unknown). */
   memo<R>(read: (key: string) => R): (key: string) => R;
   reset(): void;
+  /** While a unit of work runs, every cached read compares the version. */
+  inUnit(running: boolean): void;
 };
 
 export function catalogCache(db: Db): CatalogCache {
   const maps: Map<string, unknown>[] = [];
   let filledAt = -1;
+  // True while the current synchronous run has compared the version; a microtask clears it.
+  let checked = false;
+  let strict = false;
+  const stale = (): void => {
+    checked = false;
+  };
   const reset = (): void => {
     filledAt = -1;
     for (const m of maps) m.clear();
   };
   const current = (): void => {
+    if (checked && !strict) return;
+    if (!checked) queueMicrotask(stale);
+    checked = true;
     const version = db.prepare("SELECT version FROM catalog_version WHERE id = 1").get<{ version: number }>()?.version ?? -1;
     if (version !== filledAt) {
       for (const m of maps) m.clear();
@@ -45,5 +58,9 @@ export function catalogCache(db: Db): CatalogCache {
       };
     },
     reset,
+    inUnit(running) {
+      strict = running;
+      checked = false;
+    },
   };
 }

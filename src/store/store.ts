@@ -1,6 +1,6 @@
 import { openDb, type Db } from "./db";
 import { configure, migrate } from "./migrate";
-import { catalogCache } from "./catalog-cache";
+import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { createRepos, type Repos } from "./repos";
 import { invariant } from "../invariant";
 
@@ -41,7 +41,7 @@ function createStore(db: Db): Store {
     scheduled = false;
     const batch = queue;
     queue = [];
-    const results = runBatch(db, repos, batch, cache.reset);
+    const results = runBatch(db, repos, batch, cache);
     stats.batches += 1;
     stats.units += batch.length;
     for (const [i, p] of batch.entries()) {
@@ -77,7 +77,7 @@ function createStore(db: Db): Store {
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-function runBatch(db: Db, repos: Repos, batch: Pending[], onRollback: () => void): Result[] {
+function runBatch(db: Db, repos: Repos, batch: Pending[], cache: CatalogCache): Result[] {
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (error) {
@@ -85,6 +85,7 @@ function runBatch(db: Db, repos: Repos, batch: Pending[], onRollback: () => void
   }
   const results: Result[] = batch.map((p) => {
     db.exec("SAVEPOINT unit");
+    cache.inUnit(true);
     try {
       const value = p.unit(repos);
       db.exec("RELEASE unit");
@@ -93,15 +94,17 @@ function runBatch(db: Db, repos: Repos, batch: Pending[], onRollback: () => void
       db.exec("ROLLBACK TO unit");
       db.exec("RELEASE unit");
       // The catalog version may now repeat a number whose cached rows the rollback undid.
-      onRollback();
+      cache.reset();
       return { ok: false, error };
+    } finally {
+      cache.inUnit(false);
     }
   });
   try {
     db.exec("COMMIT");
   } catch (error) {
     db.exec("ROLLBACK");
-    onRollback();
+    cache.reset();
     return batch.map(() => ({ ok: false, error }));
   }
   return results;
