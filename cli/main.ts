@@ -1,5 +1,6 @@
 import { runCommand, runMain } from "citty";
 import { CliError } from "./context";
+import { showHelp } from "./help";
 import { root } from "./root";
 
 // The only place that calls runMain or process.exit (DESIGN.md).
@@ -10,7 +11,7 @@ const rawArgs = process.argv.slice(2);
 const isUsageError = (e: unknown): boolean => e instanceof Error && (e.name === "CLIError" || /^E_/.test(String((e as { code?: unknown }).code ?? "")));
 
 if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.includes("--version")) {
-  await runMain(root, { rawArgs });
+  await runMain(root, { rawArgs, showUsage: showHelp });
 } else {
   try {
     await runCommand(root, { rawArgs });
