@@ -8,6 +8,14 @@ export const DAY_MS = 24 * HOUR_MS;
 
 /** product 3: request bodies. */
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Request line plus header fields (names, values, separators) and the number of fields; past
+ * either, kasa answers 413 request_too_large itself (issue 14). The binary lets Bun read up to
+ * 64 KiB of headers (`--max-http-header-size` in the build script) so that kasa, not Bun's bare
+ * 431, answers everything between; Bun's own limits (64 KiB, 198 fields) still close the rest.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
+export const MAX_HEADER_FIELDS = 100;
 
 /** interface 3.1 / 8: a link is payable for 7 days. */
 export const LINK_VALIDITY_MS = 7 * DAY_MS;

@@ -164,9 +164,15 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
     const bank = h.deps.bank;
     let captures = 0;
-    h.deps.bank = { ...bank, capture: () => ((captures += 1), Promise.reject(new Error("process died here"))) };
+    h.deps.bank = { ...bank, capture: () => {
+      captures += 1;
+      return Promise.reject(new Error("process died here"));
+    }, };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(500);
-    h.deps.bank = { ...bank, capture: (input) => ((captures += 1), bank.capture(input)) };
+    h.deps.bank = { ...bank, capture: (input) => {
+      captures += 1;
+      return bank.capture(input);
+    }, };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(400);
     expect(captures).toBe(1);
     expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["capturing"]);

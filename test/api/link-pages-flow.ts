@@ -105,4 +105,4 @@ export function eventsOfLink(h: Harness, linkId: string): string[] {
 
 /** The CSP form-action sources of a response. */
 export const formActionOf = (visit: Visit): string[] =>
-  /form-action ([^;]+)/.exec(visit.headers.get("content-security-policy") ?? "")?.[1]!.trim().split(/\s+/) ?? [];
+  /form-action ([^;]+)/.exec(visit.headers.get("content-security-policy") ?? "")?.[1]?.trim().split(/\s+/) ?? [];

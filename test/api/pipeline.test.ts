@@ -40,7 +40,8 @@ describe("product 3: request pipeline, envelope and status rules", () => {
   });
 
   it.each([
-    ["GET", "/nope", 404, "not_found"],
+    // A path outside /v1 and /sandbox is answered with an HTML page (issue 14; malformed-requests.test.ts).
+    ["GET", "/v1/payments/pay_x/nope", 404, "not_found"],
     ["GET", "/v1/nope", 404, "not_found"],
     ["POST", "/v1/payment-acceptance", 405, "method_not_allowed"],
     ["DELETE", "/v1/payment-acceptance", 405, "method_not_allowed"],

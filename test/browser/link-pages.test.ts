@@ -220,7 +220,10 @@ describe.runIf(chromium.ok)("issue 9 / product 7 link pages in headless Chromium
     const ratios = await page.evaluate(() => {
       const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
       const lum = ([r, g, b]: number[]) => {
-        const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        const f = (byte: number) => {
+          const v = byte / 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        };
         return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
       };
       const bg = lum(rgb(getComputedStyle(document.querySelector("main")!).backgroundColor));

@@ -73,4 +73,11 @@ describe("issue 10 end to end: operator commands of the compiled binary", () => 
     expect(r.code).toBe(0);
     expect(r.out).toContain("Example: kasa payments list");
   });
+
+  it.each([[["--help"]], [[]]])("issue 14: kasa %j prints the command table within 100 columns", async (args) => {
+    const r = await run(args);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ {2}serve +Run the service\.$/m);
+    expect(r.out.split("\n").filter((l) => l.length > 100)).toEqual([]);
+  });
 });

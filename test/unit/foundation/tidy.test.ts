@@ -34,3 +34,29 @@ describe("DESIGN.md house style", () => {
     expect(offenders(/from "(better-sqlite3|bun:sqlite)"|require\("better-sqlite3"\)/, (p) => /src\/store\/driver-(bun|node)\.ts$/.test(p))).toEqual([]);
   });
 });
+
+/**
+ * Issue 14: the project stands alone. A user's clone has nothing beside it, so no file the project
+ * runs may name a path outside the repository: a relative path climbing above the root (counted
+ * from the file's own folder), or `shared/` beside the project where the developers' spec lives.
+ */
+describe("issue 14: nothing the project runs reaches outside its own tree", () => {
+  const tree = ["src", "cli", "test"].flatMap((dir) =>
+    files(dir).concat(readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => /\.(json|mjs|js|sh)$/.test(p)).map((p) => join(dir, p))),
+  );
+  const climbs = (path: string, text: string): string[] => {
+    const depth = path.split("/").length - 1;
+    return [...text.matchAll(/(?:\.\.\/)+/g)]
+      .filter((m) => m[0].length / 3 > depth)
+      .map((m) => `${path}: ${text.slice(m.index, m.index + m[0].length + 20).split("\n")[0]}`);
+  };
+  it.each(tree)("%s names no path above the repository", (path) => {
+    const text = readFileSync(path, "utf8");
+    expect(climbs(path, text)).toEqual([]);
+    expect(text).not.toMatch(/\.\.\/shared\/|\/work\/shared/);
+  });
+  it("package.json scripts name no path above the repository", () => {
+    const scripts = Object.values((JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts);
+    expect(scripts.filter((s) => /(^|\s)\.\.\/|\/work\//.test(s))).toEqual([]);
+  });
+});

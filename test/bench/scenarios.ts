@@ -1,0 +1,152 @@
+import { formClient } from "../support/form-client";
+import type { Figure } from "./ceilings";
+import { BENCH_KEY, TERMINAL, seedDb, type BenchSeed } from "./seed-db";
+import { HOST, cpuSeconds, freePort, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
+
+// kasa's scenarios: each starts `dist/kasa serve` on a database seeded for it, with every rate
+// budget raised by a --limits file, and drives it on loopback. A scenario is one row of the table.
+
+export type Sizes = { links: number; timers: number; payments: number; deliveries: number; seconds: number };
+export type RunContext = { dir: string; limitsFile: string; sizes: Sizes; nowMs: number };
+
+type Kasa = { base: string; proc: Proc; startMs: number };
+
+async function startKasa(ctx: RunContext, db: string): Promise<Kasa> {
+  const port = await freePort();
+  const base = `http://${HOST}:${port}`;
+  const started = performance.now();
+  const proc = startProcess("dist/kasa", [
+    "serve", "--db", db, "--port", String(port), "--host", HOST, "--base-url", base, "--limits", ctx.limitsFile, "--allow-private-webhooks",
+  ]);
+  const startMs = await waitForAnswer(`${base}/v1/payment-acceptance`, started, proc);
+  return { base, proc, startMs };
+}
+
+const auth = { authorization: `Bearer ${BENCH_KEY}`, "content-type": "application/json" };
+
+/** A loopback return URL: nothing in a benchmark may point outside 127.0.0.0/8. */
+const RETURN_URL = `http://${HOST}:9/return`;
+const PAYMENT_BODY = (code: string) =>
+  `'{"amount":10000,"partnerTxCode":"${code}","terminalId":"${TERMINAL}","returnUrl":"${RETURN_URL}"}'`;
+
+/** wrk against one kasa endpoint: 1 s warm-up, then the measured run. */
+async function load(ctx: RunContext, seed: BenchSeed, prepare: (k: Kasa) => Promise<{ path: string; script: string | null }>): Promise<Figure> {
+  const k = await startKasa(ctx, await seedDb(ctx.dir, `db-${Math.random().toString(36).slice(2)}`, ctx.nowMs, seed));
+  try {
+    const { path, script } = await prepare(k);
+    await wrk(`${k.base}${path}`, 1, script, ctx.dir);
+    const cpu0 = cpuSeconds(k.proc.pid);
+    const r = await wrk(`${k.base}${path}`, ctx.sizes.seconds, script, ctx.dir);
+    if (r.errors > r.requests / 100) throw new Error(`${r.errors} of ${r.requests} requests failed on ${path}`);
+    return { rps: r.rps, p99Ms: r.p99Ms, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / Math.max(1, r.requests) };
+  } finally {
+    await k.proc.stop();
+  }
+}
+
+async function createLink(k: Kasa): Promise<{ id: string }> {
+  const res = await fetch(`${k.base}/v1/payment-links`, { method: "POST", headers: auth, body: JSON.stringify({ amount: 125_000, terminalId: TERMINAL }) });
+  if (res.status !== 201) throw new Error(`create link: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string };
+}
+
+export const createNew = (ctx: RunContext, payments = 0) =>
+  load(ctx, { payments }, async () => ({ path: "/v1/payments", script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`)) }));
+
+export const createReplay = (ctx: RunContext) =>
+  load(ctx, {}, async () => ({ path: "/v1/payments", script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY("replayed-order")) }));
+
+export const getLink = (ctx: RunContext) =>
+  load(ctx, {}, async (k) => {
+    const path = `/v1/payment-links/${(await createLink(k)).id}`;
+    return { path, script: wrkScript("GET", path, BENCH_KEY, null) };
+  });
+
+export const listLinks = (ctx: RunContext) =>
+  load(ctx, { links: ctx.sizes.links }, async () => ({ path: "/v1/payment-links?page=0&size=20", script: wrkScript("GET", "/v1/payment-links?page=0&size=20", BENCH_KEY, null) }));
+
+export const installmentOptions = (ctx: RunContext) =>
+  load(ctx, {}, async () => ({
+    path: "/v1/installment-options",
+    script: wrkScript("POST", "/v1/installment-options", BENCH_KEY, `'{"bin":"40000011","terminalId":"${TERMINAL}","baseAmount":100000}'`),
+  }));
+
+export const createLinks = (ctx: RunContext) =>
+  load(ctx, {}, async () => ({
+    path: "/v1/payment-links",
+    script: wrkScript("POST", "/v1/payment-links", BENCH_KEY, `'{"amount":125000,"terminalId":"${TERMINAL}","description":"Order ' .. n .. '"}'`),
+  }));
+
+/** Create, handoff, ACS, callback with capture, 303 to the return URL: 64 buyers at a time. */
+export async function fullFlows(ctx: RunContext): Promise<Figure> {
+  const k = await startKasa(ctx, await seedDb(ctx.dir, "flows", ctx.nowMs));
+  try {
+    // Redirects are the client's to follow (never fetch's): the last one leaves for the return URL.
+    const client = formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [k.base]);
+    let n = 0;
+    const flow = async (): Promise<void> => {
+      const created = await fetch(`${k.base}/v1/payments`, { method: "POST", headers: auth, body: JSON.stringify({ amount: 10_000, partnerTxCode: `flow-${process.pid}-${n++}-${Math.random()}`, terminalId: TERMINAL, returnUrl: RETURN_URL }) });
+      const { paymentRef } = (await created.json()) as { paymentRef: string };
+      const acs = await client.post(`${k.base}/handoff`, { paymentRef, pan: "4000001100000009", expireMonth: "12", expireYear: "34", cv2: "123" });
+      const done = await client.submit(acs.page!.forms[0]!, { otp: "123456" }, "confirm");
+      if (!done.leftTo?.includes("status=captured")) throw new Error(`flow ended ${done.leftTo} ${done.page?.status}`);
+    };
+    const run = async (seconds: number) => {
+      let flows = 0;
+      const until = performance.now() + seconds * 1000;
+      await Promise.all(Array.from({ length: 64 }, async () => {
+        while (performance.now() < until) {
+          await flow();
+          flows += 1;
+        }
+      }));
+      return flows;
+    };
+    await run(1);
+    const cpu0 = cpuSeconds(k.proc.pid);
+    const t0 = performance.now();
+    const flows = await run(ctx.sizes.seconds);
+    const s = (performance.now() - t0) / 1000;
+    return { rps: flows / s, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / Math.max(1, flows) };
+  } finally {
+    await k.proc.stop();
+  }
+}
+
+/** `deliveries` webhook rows due at start, sent to a local receiver that checks each signature. */
+export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
+  const port = await freePort();
+  let received = 0;
+  const receiver = Bun.serve({
+    port, hostname: HOST,
+    async fetch(req) {
+      await req.text();
+      received += 1;
+      return new Response(null, { status: 204 });
+    },
+  });
+  const db = await seedDb(ctx.dir, "webhooks", ctx.nowMs, { deliveries: ctx.sizes.deliveries, webhookUrl: `http://${HOST}:${port}/hooks` });
+  const k = await startKasa(ctx, db);
+  try {
+    const t0 = performance.now();
+    const cpu0 = cpuSeconds(k.proc.pid);
+    while (received < ctx.sizes.deliveries && performance.now() - t0 < 120_000) await sleep(20);
+    const s = (performance.now() - t0) / 1000;
+    if (received < ctx.sizes.deliveries) throw new Error(`only ${received} of ${ctx.sizes.deliveries} webhooks arrived`);
+    return { rps: received / s, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / received };
+  } finally {
+    await k.proc.stop();
+    receiver.stop(true);
+  }
+}
+
+/** Start-up on a database with `timers` open links (pending expiry timers): time to first answer and memory. */
+export async function startupWithTimers(ctx: RunContext): Promise<{ figure: Figure; db: string }> {
+  const db = await seedDb(ctx.dir, "timers", ctx.nowMs, { links: ctx.sizes.timers });
+  const k = await startKasa(ctx, db);
+  try {
+    return { figure: { seconds: k.startMs / 1000, mib: rssMiB(k.proc.pid) }, db };
+  } finally {
+    await k.proc.stop();
+  }
+}

@@ -1,0 +1,107 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
+import { applySeed, parseSeed } from "../../src/domain/partners/seed";
+import type { SeedFile } from "../../src/domain/partners/seed-schema";
+import { openStore, type Store } from "../../src/store/store";
+
+// The databases the benchmarks start kasa on, written through kasa's own store operations before
+// the server starts: a partner, a terminal on a bank connection with the limits every real
+// virtual POS has, the BIN of the approved test card, and as many links, payments or due webhook
+// deliveries as a scenario needs.
+
+export const BENCH_KEY = "kasa_sk_bench_000000000000000000000000000000000";
+export const PARTNER = "ptn_bench";
+export const TERMINAL = "T-1001";
+const ROWS_PER_UNIT = 5_000;
+const DAY_MS = 86_400_000;
+
+export type BenchSeed = {
+  /** Open links of the partner, created over the last days, expiring over the next week. */
+  links?: number;
+  /** Payments on the bench connection made this month (issue 17: cost must not grow with them). */
+  payments?: number;
+  /** Webhook deliveries due now, to `webhookUrl`. */
+  deliveries?: number;
+  webhookUrl?: string;
+};
+
+function seedFile(webhookUrl: string | null): SeedFile {
+  return parseSeed({
+    psps: [{ id: "psp-1", active: true }],
+    connections: [
+      {
+        id: "vpos-1", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true,
+        limits: { perTxMax: 100_000_000, dailyMax: 1e15, weeklyMax: 1e15, monthlyMax: 1e15, window: { minutes: 10, maxAmount: 1e15 } },
+      },
+    ],
+    partners: [
+      {
+        id: PARTNER, name: "Bench Shop", status: "active", apiKeys: [BENCH_KEY], rateLimitMultiplier: 1,
+        webhook: webhookUrl === null ? null : { url: webhookUrl, secret: "whsec_bench" }, payoutAccount: "TR000000000000000000000000",
+      },
+    ],
+    terminals: [
+      {
+        id: TERMINAL, partner: PARTNER, connection: "vpos-1", active: true, commissionBasis: "gross", installments: [1, 2, 3, 6, 9, 12],
+        infrastructure: "standard", directCollection: false, valueDays: 1, bank: "Demo Bank A",
+        rates: [{ count: 1, rateBps: 199 }, { count: 3, rateBps: 450 }, { count: 6, rateBps: 800 }],
+      },
+    ],
+    bins: [{ bin: "40000011", brand: "bonus", family: "credit", bank: "Demo Bank A", installments: true }],
+  }) as SeedFile;
+}
+
+async function inUnits(store: Store, count: number, write: (tx: Parameters<Parameters<Store["write"]>[0]>[0], i: number) => void) {
+  for (let start = 0; start < count; start += ROWS_PER_UNIT) {
+    await store.write((tx) => {
+      for (let i = start; i < Math.min(count, start + ROWS_PER_UNIT); i += 1) write(tx, i);
+    });
+  }
+}
+
+/** A database file at `dir/name.db` seeded for one scenario. */
+export async function seedDb(dir: string, name: string, nowMs: number, s: BenchSeed = {}): Promise<string> {
+  const path = join(dir, `${name}.db`);
+  const store = await openStore(path);
+  await applySeed(store, seedFile(s.webhookUrl ?? null), nowMs, () => "key_bench");
+  const pad = (i: number) => String(i).padStart(12, "0");
+  await inUnits(store, s.links ?? 0, (tx, i) =>
+    tx.links.insert({
+      id: `pl_bench${pad(i)}`, partnerId: PARTNER, token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`, partnerReference: i + 1, terminalId: TERMINAL,
+      status: "pending", amount: 10_000 + (i % 1000), shareBps: 0, description: `Order ${i}`, redirectUrl: null, allowedCounts: null,
+      items: null, payerName: null, attemptSeq: 0, firstOpenedAtMs: null, lastOpenedAtMs: null,
+      expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, s.links ?? 1)) * 7 * DAY_MS),
+      createdAtMs: nowMs - 3 * DAY_MS + i, updatedAtMs: nowMs - 3 * DAY_MS + i,
+    }),
+  );
+  if ((s.links ?? 0) > 0) await store.write((tx) => tx.partners.nextLinkReference(PARTNER));
+  const monthStartMs = startOfIstanbulMonthMs(nowMs);
+  await inUnits(store, s.payments ?? 0, (tx, i) => {
+    const createdAtMs = Math.min(nowMs - 1_000, monthStartMs + Math.floor((i / Math.max(1, s.payments ?? 1)) * (nowMs - monthStartMs)));
+    tx.payments.insert({
+      code: `pay_bench${pad(i)}`, partnerId: PARTNER, terminalId: TERMINAL, connectionId: "vpos-1", partnerTxCode: `seed-${i}`,
+      channel: "api", linkId: null, amount: 10_000, principal: 10_000, currency: "TRY", installment: 1, description: null,
+      returnUrl: "http://127.0.0.1:9/return", paymentRef: `ref_bench${pad(i)}`, expiresAtMs: createdAtMs + 1_800_000, createdAtMs,
+    });
+    // Captured, as most of a month's payments are: still counted by the limits, no expiry timer.
+    tx.payments.markCaptured(`pay_bench${pad(i)}`, ["initiated"], {
+      commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-12-01", bankReference: `b${i}`, authCode: "000000",
+    }, createdAtMs);
+  });
+  await inUnits(store, s.deliveries ?? 0, (tx, i) =>
+    tx.webhooks.insert({
+      id: `evt_bench${pad(i)}`, partnerId: PARTNER, type: "payment.captured", occurredAtMs: nowMs - 1_000,
+      body: JSON.stringify({ id: `evt_bench${pad(i)}`, type: "payment.captured", occurredAt: new Date(nowMs).toISOString(), data: { paymentCode: `pay_bench${pad(i)}` } }),
+    }),
+  );
+  await store.close();
+  return path;
+}
+
+/** A `--limits` file raising every budget to the most the file allows (product 12: raised, never off). */
+export function raisedLimitsFile(dir: string, names: readonly string[]): string {
+  const path = join(dir, "limits.json");
+  writeFileSync(path, JSON.stringify(Object.fromEntries(names.map((n) => [n, 10_000_000]))));
+  return path;
+}
