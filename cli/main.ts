@@ -16,7 +16,8 @@ const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
 const isUsageError = (e: unknown): boolean => e instanceof Error && (e.name === "CLIError" || /^E_/.test(String((e as { code?: unknown }).code ?? "")));
 
 if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.includes("--version")) {
-  await runMain(root, { rawArgs, showUsage: showHelp });
+  // `kasa` alone is a request for the command table, like `kasa --help` (exit 0).
+  await runMain(root, { rawArgs: rawArgs.length === 0 ? ["--help"] : rawArgs, showUsage: showHelp });
 } else {
   try {
     await runCommand(root, { rawArgs });

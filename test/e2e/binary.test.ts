@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SCHEMA_VERSION } from "../../src/store/migrate";
 import { openStore } from "../../src/store/store";
 
 const BINARY = "dist/kasa";
@@ -61,7 +62,7 @@ describe("issue 2 end to end: the compiled binary", () => {
       });
     const v = await run(["version", "--json"]);
     expect(v.code).toBe(0);
-    expect(JSON.parse(v.out)).toMatchObject({ version: expect.any(String), schemaVersion: 1 });
+    expect(JSON.parse(v.out)).toMatchObject({ version: expect.any(String), schemaVersion: SCHEMA_VERSION });
     const bad = await run(["frobnicate"]);
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split("\n")).toHaveLength(1);
