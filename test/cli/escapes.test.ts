@@ -30,6 +30,7 @@ describe("product 23: the CLI escapes control characters in partner-supplied tex
     await store.close();
     for (const args of [["list"], ["show", "ptn_test"]]) {
       const text = await runHuman(partnersCommand, [...args, "--db", db]);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may be printed
       expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
       expect(text).toContain("Shop\\x1b[2J\\x1b[H\\x1b[31m\\r\\nptn_fake");
       expect(text.split("\n").filter((l) => l.startsWith("ptn_fake"))).toEqual([]);

@@ -49,8 +49,10 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
   // so one partner's slow receiver holds at most WEBHOOK_CONCURRENCY_PER_PARTNER shared slots.
   const perPartner = new Map<string, Slots>();
   const partnerSlots = (partnerId: string): Slots => {
-    let own = perPartner.get(partnerId);
-    if (!own) perPartner.set(partnerId, (own = new Slots(options.perPartner ?? WEBHOOK_CONCURRENCY_PER_PARTNER)));
+    const known = perPartner.get(partnerId);
+    if (known) return known;
+    const own = new Slots(options.perPartner ?? WEBHOOK_CONCURRENCY_PER_PARTNER);
+    perPartner.set(partnerId, own);
     return own;
   };
   // Rows this process has taken and not yet recorded; a duplicate timer for one of them is a no-op.

@@ -40,7 +40,10 @@ describe("product 23 SSRF: the delivery connects to the address that was checked
     const pins: ResolvedAddress[] = [];
     const result = await attemptDelivery(ROW, PARTNER, SERVE, {
       resolve: async () => [{ address: "198.18.0.1", family: 4 }],
-      pin: (address) => (pins.push(address), async () => new Response(null, { status: 204 })),
+      pin: (address) => {
+        pins.push(address);
+        return async () => new Response(null, { status: 204 });
+      },
     });
     expect(result).toMatchObject({ outcome: "permanent", error: expect.stringContaining("benchmarking") });
     expect(pins).toEqual([]);
