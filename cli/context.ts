@@ -4,6 +4,7 @@ import { systemClock, type Clock } from "../src/clock";
 import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
 import { openStore, type Store } from "../src/store/store";
+import { escapeControls, escapeControlsKeepLines } from "./escape";
 
 /** Arguments every operator command shares (product 14). */
 export const commonArgs = {
@@ -50,14 +51,14 @@ export async function withStore<T>(
 /** `--json` prints stable JSON; otherwise the human form (tables, sentences) through consola. */
 export function output(args: { json?: unknown }, data: unknown, human: () => string): void {
   if (args.json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-  else consola.log(human());
+  else consola.log(escapeControlsKeepLines(human()));
 }
 
 /** Aligned text table for human output. */
 export function table(rows: Array<Record<string, unknown>>, columns?: string[]): string {
   if (rows.length === 0) return "(none)";
   const cols = columns ?? Object.keys(rows[0]!);
-  const cell = (v: unknown) => (v === null || v === undefined ? "-" : String(v));
+  const cell = (v: unknown) => (v === null || v === undefined ? "-" : escapeControls(String(v)));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
   return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");

@@ -1,5 +1,6 @@
 import { formatIstanbul, toIso } from "../src/domain/checks/istanbul-time";
 import { formatTry } from "../src/domain/checks/money";
+import { escapeControls } from "./escape";
 
 // Formatting shared by the operator commands (product 14): humans read TRY and Istanbul wall
 // time; `--json` carries integers of kuruş and UTC ISO instants, like the API.
@@ -18,7 +19,7 @@ export const istanbulOfIso = (iso: string | null): string => (iso === null ? "-"
 /** A record as aligned "label  value" lines, for `show` commands. */
 export function details(pairs: Array<[string, unknown]>): string {
   const width = Math.max(...pairs.map(([label]) => label.length));
-  const cell = (v: unknown) => (v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(",") || "-" : String(v));
+  const cell = (v: unknown) => escapeControls(v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(",") || "-" : String(v));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${cell(value)}`).join("\n");
 }
 

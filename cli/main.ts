@@ -1,5 +1,6 @@
 import { runCommand, runMain } from "citty";
 import { CliError } from "./context";
+import { escapeControls } from "./escape";
 import { showHelp } from "./help";
 import { root } from "./root";
 
@@ -23,7 +24,7 @@ if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h")
   } catch (error) {
     const exitCode = error instanceof CliError ? error.exitCode : isUsageError(error) ? 2 : 1;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`kasa: ${message.split("\n")[0]!.replace(ANSI_COLOUR, "")}${exitCode === 2 ? " (see kasa --help)" : ""}\n`);
+    process.stderr.write(`kasa: ${escapeControls(message.split("\n")[0]!.replace(ANSI_COLOUR, ""))}${exitCode === 2 ? " (see kasa --help)" : ""}\n`);
     process.exit(exitCode);
   }
 }

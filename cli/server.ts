@@ -12,7 +12,7 @@ import { createIds, hashApiKey } from "../src/ids";
 import { createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
 import { Sensitive } from "../src/sensitive";
-import { openStore } from "../src/store/store";
+import { openStore, type Store } from "../src/store/store";
 import { CliError } from "./context";
 
 export type ServerOptions = {
@@ -24,7 +24,24 @@ export type ServerOptions = {
   trustProxy: boolean;
   allowPrivateWebhooks: boolean;
   limits?: string;
+  /** `serve` only: start even though the published sandbox demo key is an active key. */
+  allowDemoKey?: boolean;
 };
+
+/**
+ * Product 23: `serve` refuses to start while the published sandbox demo key (printed by every
+ * sandbox, in the README) is an active key of the database, which happens when a database that
+ * began as a sandbox goes to production. `--allow-demo-key` overrides it.
+ */
+export function refuseDemoKey(store: Store, opts: Pick<ServerOptions, "mode" | "db" | "allowDemoKey">): void {
+  if (opts.mode !== "serve" || opts.allowDemoKey) return;
+  const key = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)));
+  if (key && key.revokedAtMs === null) {
+    throw new CliError(
+      `the published sandbox demo key (${key.id}) is active on ${opts.db}: revoke it (kasa keys revoke ${key.id} --db ${opts.db}) or start with --allow-demo-key`,
+    );
+  }
+}
 
 /** Starts `kasa serve|sandbox` and stays up until SIGTERM/SIGINT, then stops cleanly (exit 0). */
 export async function runServer(opts: ServerOptions): Promise<void> {
@@ -35,6 +52,12 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   });
   if (!limits.ok) throw new CliError(limits.message);
   const store = await openStore(opts.db);
+  try {
+    refuseDemoKey(store, opts);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const fresh = store.q.partners.list().length === 0;
   const clock = opts.mode === "sandbox" ? sandboxClockFor(store) : systemClock;
   if (opts.mode === "sandbox" && fresh) {
@@ -47,7 +70,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
   runtime.start();
-  const hasDemoKey = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))) !== undefined;
+  const hasDemoKey = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)))?.revokedAtMs === null;
   printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -67,6 +67,8 @@ export const WEBHOOK_TIMEOUT_MS = 5 * SECOND_MS;
 export const WEBHOOK_RETRY_DELAYS_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINUTE_MS, HOUR_MS, 6 * HOUR_MS] as const;
 export const WEBHOOK_GIVE_UP_AFTER_MS = DAY_MS;
 export const WEBHOOK_CONCURRENCY = 16;
+/** Product 23: deliveries of one partner in flight at once, so a slow receiver cannot take every slot. */
+export const WEBHOOK_CONCURRENCY_PER_PARTNER = 4;
 export const WEBHOOK_BATCH_SIZE = 256;
 /** How much of a 2xx body is read before the rest is cancelled; receivers' bodies are not used. */
 export const WEBHOOK_RESPONSE_READ_MAX_BYTES = 4096;

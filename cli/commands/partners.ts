@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import * as v from "valibot";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
@@ -103,13 +104,31 @@ const show = defineCommand({
 
 /** Flag -> seed-schema path, to name the flag in a validation message. */
 const FLAG_OF: Record<string, string> = {
-  name: "name", status: "status", "webhook.url": "webhook-url", "webhook.secret": "webhook-secret",
+  name: "name", status: "status", "webhook.url": "webhook-url", "webhook.secret": "webhook-secret-file",
   allowedRedirectHosts: "allowed-hosts", "amountLimits.min": "amount-min", "amountLimits.max": "amount-max",
   cardAttemptLimit: "card-attempt-limit", installmentCap: "installment-cap",
   rateLimitMultiplier: "rate-limit-multiplier", payoutAccount: "payout-account",
 };
 
 type PartnerPatch = Partial<Omit<PartnerRow, "id" | "createdAtMs">>;
+
+/**
+ * Product 23: a secret is read from a file or from standard input, never from the command line,
+ * where `ps` and shell history would show it. One trailing newline is dropped; `none` as the file
+ * name removes the secret.
+ */
+function readSecret(args: Record<string, unknown>, name: string): string | null | undefined {
+  const file = args[`${name}-file`];
+  const stdin = args[`${name}-stdin`] === true;
+  if (file !== undefined && stdin) throw new CliError(`--${name}-file and --${name}-stdin: give one of them`, 2);
+  if (file === NONE) return null;
+  if (file === undefined && !stdin) return undefined;
+  try {
+    return readFileSync(stdin ? 0 : String(file), "utf8").replace(/\r?\n$/, "");
+  } catch (error) {
+    throw new CliError(`--${name}-${stdin ? "stdin" : "file"}: cannot read ${stdin ? "standard input" : String(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`, 2);
+  }
+}
 
 /** Reads every given flag (exit 2 on a value that is not even of the right type). */
 function readPatch(args: Record<string, unknown>): PartnerPatch {
@@ -118,7 +137,11 @@ function readPatch(args: Record<string, unknown>): PartnerPatch {
   if (given("name")) patch.name = String(args.name);
   if (given("status")) patch.status = args.status as PartnerRow["status"];
   if (given("webhook-url")) patch.webhookUrl = orNone(args["webhook-url"], String);
-  if (given("webhook-secret")) patch.webhookSecret = orNone(args["webhook-secret"], String);
+  if (given("webhook-secret")) {
+    throw new CliError("--webhook-secret: secrets are not taken on the command line (ps shows it); use --webhook-secret-file FILE or --webhook-secret-stdin", 2);
+  }
+  const secret = readSecret(args, "webhook-secret");
+  if (secret !== undefined) patch.webhookSecret = secret;
   if (given("allowed-hosts")) patch.allowedRedirectHosts = orNone(args["allowed-hosts"], (r) => parseList(r, "allowed-hosts"));
   if (given("amount-min")) patch.amountMin = orNone(args["amount-min"], (r) => parseInteger(r, "amount-min"));
   if (given("amount-max")) patch.amountMax = orNone(args["amount-max"], (r) => parseInteger(r, "amount-max"));
@@ -160,7 +183,8 @@ const set = defineCommand({
     name: { type: "string", description: "display name" },
     status: { type: "enum", options: STATUSES, description: "active, suspended or closed" },
     "webhook-url": { type: "string", description: `webhook URL (http/https), or ${NONE}`, valueHint: "URL" },
-    "webhook-secret": { type: "string", description: `webhook signing secret (8-200 chars), or ${NONE}`, valueHint: "SECRET" },
+    "webhook-secret-file": { type: "string", description: `read the webhook signing secret (8-200 chars) from FILE, or ${NONE} to remove it`, valueHint: "FILE" },
+    "webhook-secret-stdin": { type: "boolean", description: "read the webhook signing secret from standard input" },
     "allowed-hosts": { type: "string", description: `allowed redirect hosts, comma-separated, or ${NONE} for no list`, valueHint: "a,b" },
     "amount-min": { type: "string", description: `smallest amount in kuruş, or ${NONE}`, valueHint: "KURUS" },
     "amount-max": { type: "string", description: `largest amount in kuruş, or ${NONE}`, valueHint: "KURUS" },

@@ -26,11 +26,13 @@ export const serveCommand = defineCommand({
   args: {
     ...serverArgs,
     "allow-private-webhooks": { type: "boolean", description: "allow webhook URLs on loopback/private addresses" },
+    "allow-demo-key": { type: "boolean", description: "start even though the published sandbox demo API key is active" },
   },
   run: ({ args }) =>
     runServer({
       mode: "serve", db: resolveDbPath(args.db), port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
       trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]), limits: args.limits,
+      allowDemoKey: Boolean(args["allow-demo-key"]),
     }),
 });
 

@@ -17,8 +17,11 @@ export type PayoutBatchRow = {
   updatedAtMs: number;
 };
 
-/** What one partner is owed at a day end: settled captures due minus credit refunds not yet netted. */
-export type PartnerDue = { partnerId: string; captures: number; refunds: number };
+/**
+ * What one partner is owed at a day end: settled captures due minus credit refunds not yet netted.
+ * Exact (product 23): SQLite sums the integers and hands them over as decimal text, read as BigInt.
+ */
+export type PartnerDue = { captures: bigint; refunds: bigint };
 
 // A capture is due once settled, its value date has come, and no batch paid or is paying it
 // (a failed batch releases its items). Must repeat the partial index payments_payout_due.
@@ -63,34 +66,42 @@ export function settlementSql(db: Db) {
              AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.payment_code = payments.code AND r.status = 'pending' AND r.method = 'void')`,
         )
         .run(day, cutoffMs).changes,
-    /** Per partner, what a day end running on `runDay` (00:00 = `cutoffMs`) would pay. */
-    dueByPartner: (runDay: string, cutoffMs: number) =>
+    /** The partners a day end running on `runDay` (00:00 = `cutoffMs`) may pay, in id order. */
+    partnersWithDue: (runDay: string, cutoffMs: number) =>
       db
         .prepare(
-          `SELECT partner_id AS partnerId, SUM(captures) AS captures, SUM(refunds) AS refunds FROM (
-             SELECT partner_id, net_to_partner AS captures, 0 AS refunds FROM payments WHERE ${DUE_PAYMENT}
-             UNION ALL
-             SELECT partner_id, 0 AS captures, amount AS refunds FROM refunds WHERE ${DUE_REFUND}
-           ) GROUP BY partner_id ORDER BY partner_id`,
+          `SELECT partner_id AS partnerId FROM payments WHERE ${DUE_PAYMENT}
+           UNION SELECT partner_id FROM refunds WHERE ${DUE_REFUND} ORDER BY partnerId`,
         )
-        .all<PartnerDue>(runDay, cutoffMs),
+        .all<{ partnerId: string }>(runDay, cutoffMs)
+        .map((r) => r.partnerId),
+    /** What that day end would pay one partner, exactly. */
+    dueOf(partnerId: string, runDay: string, cutoffMs: number): PartnerDue {
+      const r = db
+        .prepare(
+          `SELECT CAST((SELECT COALESCE(SUM(net_to_partner), 0) FROM payments WHERE partner_id = ? AND ${DUE_PAYMENT}) AS TEXT) AS captures,
+                  CAST((SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE partner_id = ? AND ${DUE_REFUND}) AS TEXT) AS refunds`,
+        )
+        .get<{ captures: string; refunds: string }>(partnerId, runDay, partnerId, cutoffMs);
+      return { captures: BigInt(r?.captures ?? "0"), refunds: BigInt(r?.refunds ?? "0") };
+    },
     createBatch(b: Pick<PayoutBatchRow, "id" | "partnerId" | "day" | "amount" | "createdAtMs">): void {
       db.prepare(
         `INSERT INTO payout_batches (id, partner_id, day, amount, status, created_at_ms, updated_at_ms)
          VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
       ).run(b.id, b.partnerId, b.day, b.amount, b.createdAtMs, b.createdAtMs);
     },
-    /** Puts the partner's due captures and refunds into the batch; answers the batch's net amount. */
-    assignDue(batchId: string, partnerId: string, runDay: string, cutoffMs: number): number {
+    /** Puts the partner's due captures and refunds into the batch; answers the batch's net amount, exactly. */
+    assignDue(batchId: string, partnerId: string, runDay: string, cutoffMs: number): bigint {
       db.prepare(`UPDATE payments SET payout_batch_id = ? WHERE partner_id = ? AND ${DUE_PAYMENT}`).run(batchId, partnerId, runDay);
       db.prepare(`UPDATE refunds SET payout_batch_id = ? WHERE partner_id = ? AND ${DUE_REFUND}`).run(batchId, partnerId, cutoffMs);
       const r = db
         .prepare(
-          `SELECT (SELECT COALESCE(SUM(net_to_partner), 0) FROM payments WHERE payout_batch_id = ?)
-                - (SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE payout_batch_id = ?) AS amount`,
+          `SELECT CAST((SELECT COALESCE(SUM(net_to_partner), 0) FROM payments WHERE payout_batch_id = ?) AS TEXT) AS captures,
+                  CAST((SELECT COALESCE(SUM(amount), 0) FROM refunds WHERE payout_batch_id = ?) AS TEXT) AS refunds`,
         )
-        .get<{ amount: number }>(batchId, batchId);
-      return r?.amount ?? 0;
+        .get<{ captures: string; refunds: string }>(batchId, batchId);
+      return BigInt(r?.captures ?? "0") - BigInt(r?.refunds ?? "0");
     },
     batch: (id: string) => db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
     /** Batches created but not yet answered by the bank (restart recovery). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { dayendCommand } from "../../cli/commands/dayend";
 import type { ManualClock } from "../../src/clock";
-import { formBatches } from "../../src/domain/settlement/payouts";
+import { formBatch } from "../../src/domain/settlement/payouts";
 import { DAY_MS, HOUR_MS } from "../../src/limits";
 import { openStore } from "../../src/store/store";
 import { runHuman, runJson } from "../cli/cli-run";
@@ -103,7 +103,7 @@ describe("product 9: a payout batch formed by a stopped process is paid at the n
     await k.store.write((tx) => {
       tx.settlement.claimDay("2026-11-20", nowMs);
       tx.settlement.settle("2026-11-20", nowMs);
-      formBatches(tx, k.deps, "2026-11-21", nowMs, nowMs);
+      for (const partnerId of tx.settlement.partnersWithDue("2026-11-21", nowMs)) formBatch(tx, k.deps, partnerId, "2026-11-21", nowMs, nowMs);
     });
     await stop(k);
     const plain = await openStore(path);

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { partnersCommand } from "../../cli/commands/partners";
 import { runError, runHuman, runJson, seededDb } from "./cli-run";
@@ -42,13 +45,20 @@ describe("product 14: kasa partners list|show", () => {
   });
 });
 
+/** A file holding `text`, as an operator would write a secret. */
+function secretFile(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "kasa-secret-")), "secret");
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+}
+
 describe("product 14: kasa partners set", () => {
   it("changes the given settings only and prints the partner", async () => {
     const db = await seededDb();
     const out = await runJson<Detail>(partnersCommand, [
       "set", "ptn_test", "--status", "suspended", "--amount-min", "100", "--amount-max", "5000000",
       "--allowed-hosts", "a.example,b.example,a.example", "--card-attempt-limit", "5", "--rate-limit-multiplier", "2.5",
-      "--webhook-secret", "whsec_0123456789abcdef", "--db", db,
+      "--webhook-secret-file", secretFile("whsec_0123456789abcdef\n"), "--db", db,
     ]);
     expect(out).toMatchObject({
       status: "suspended", amountLimits: { min: 100, max: 5_000_000 }, allowedRedirectHosts: ["a.example", "b.example"],
@@ -77,7 +87,10 @@ describe("product 14: kasa partners set", () => {
     [["--amount-min", "-1"], /^--amount-min: /],
     [["--amount-min", "900", "--amount-max", "800"], /^--amount-min: must be <= the maximum \(800\)/],
     [["--webhook-url", "ftp://x.example/h"], /^--webhook-url: /],
-    [["--webhook-secret", "short"], /^--webhook-secret: /],
+    [["--webhook-secret-file", secretFile("short")], /^--webhook-secret-file: /],
+    [["--webhook-secret-file", "/nonexistent/secret"], /^--webhook-secret-file: cannot read \/nonexistent\/secret \(ENOENT\)$/],
+    // Product 23: a secret on the command line is visible in ps; the old flag is refused, not ignored.
+    [["--webhook-secret", "whsec_0123456789abcdef"], /^--webhook-secret: secrets are not taken on the command line/],
     [["--allowed-hosts", "Shop.Example"], /^--allowed-hosts\[0\]: /],
     [["--allowed-hosts", "a,,b"], /^--allowed-hosts: /],
     [["--rate-limit-multiplier", "0.5"], /^--rate-limit-multiplier: /],

@@ -3,12 +3,14 @@ import { invariant } from "../../invariant";
 import type { Repos } from "../../store/repos";
 import type { PayoutBatchRow } from "../../store/settlement-sql";
 import { dayEndDueAtMs, dayEndsDue, runDayOf } from "./days";
-import { formBatches, payBatch } from "./payouts";
+import { formBatch, payBatch } from "./payouts";
 
 // Day end (product 9, 13, 16), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
 // One unit claims the day (the dayends row: INSERT … ON CONFLICT DO NOTHING decides who runs it,
-// in this process or another), settles the captures made before the cutoff (no void after this),
-// and forms the payout batches. The batches are then paid outside the unit.
+// in this process or another) and settles the captures made before the cutoff (no void after
+// this). Then each partner's payout batch is formed in a unit of its own (product 23), so one
+// partner's failure is logged and never blocks another's: its items stay due and the next day end
+// takes them again. The batches are paid outside any unit.
 
 export type DayEndReport = {
   /** The Istanbul date that ended. */
@@ -24,10 +26,19 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
   const runDay = runDayOf(endedDay);
   const cutoffMs = dayEndDueAtMs(endedDay);
   invariant(deps.clock.nowMs() >= cutoffMs, `the day end of ${endedDay} is not due before ${runDay}`);
-  const closed = await deps.store.write((tx) => closeDay(tx, deps, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
+  const closed = await deps.store.write((tx) => closeDay(tx, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
   if (closed === null) return { day: endedDay, ran: false, settled: 0, batches: [] };
+  const batchIds: string[] = [];
+  for (const partnerId of closed.partners) {
+    try {
+      const id = await deps.store.write((tx) => formBatch(tx, deps, partnerId, runDay, cutoffMs, deps.clock.nowMs()));
+      if (id !== null) batchIds.push(id);
+    } catch (error) {
+      deps.log.error("day end: payout batch failed; its items stay due for the next day end", { partnerId, day: endedDay, error });
+    }
+  }
   const batches: PayoutBatchRow[] = [];
-  for (const id of closed.batchIds) {
+  for (const id of batchIds) {
     const batch = await payBatch(deps, id);
     if (batch) batches.push(batch);
   }
@@ -39,17 +50,10 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
  * several midnights runs each day end as it would have run on time; refunds approved after the
  * cutoff wait for the next day end.
  */
-function closeDay(
-  tx: Repos,
-  deps: Deps,
-  endedDay: string,
-  runDay: string,
-  cutoffMs: number,
-  nowMs: number,
-): { settled: number; batchIds: string[] } | null {
+function closeDay(tx: Repos, endedDay: string, runDay: string, cutoffMs: number, nowMs: number): { settled: number; partners: string[] } | null {
   if (!tx.settlement.claimDay(endedDay, nowMs)) return null;
   const settled = tx.settlement.settle(endedDay, cutoffMs);
-  return { settled, batchIds: formBatches(tx, deps, runDay, cutoffMs, nowMs) };
+  return { settled, partners: tx.settlement.partnersWithDue(runDay, cutoffMs) };
 }
 
 /** `kasa dayend`: every day end that is due and has not run, oldest first. */

@@ -25,19 +25,25 @@ export const PAYOUT_TRANSITIONS = {
   fail: { from: ["pending"], to: "failed" },
 } as const satisfies Record<string, { from: readonly PayoutStatus[]; to: PayoutStatus }>;
 
-/** Inside the day end's unit: one pending batch per partner with a positive amount due. */
-export function formBatches(tx: Repos, deps: Deps, runDay: string, cutoffMs: number, nowMs: number): string[] {
-  const ids: string[] = [];
-  for (const due of tx.settlement.dueByPartner(runDay, cutoffMs)) {
-    const amount = due.captures - due.refunds;
-    if (amount <= 0) continue;
-    const id = deps.ids.payoutBatchId();
-    tx.settlement.createBatch({ id, partnerId: due.partnerId, day: runDay, amount, createdAtMs: nowMs });
-    const assigned = tx.settlement.assignDue(id, due.partnerId, runDay, cutoffMs);
-    invariant(assigned === amount, `payout batch ${id}: items sum to ${assigned}, expected ${amount}`);
-    ids.push(id);
+/**
+ * In its own unit, one per partner (product 23: one partner's failure never blocks another's): the
+ * partner's pending batch when a positive amount is due, else null. Sums are exact BigInts; a
+ * batch must be a safe integer (the JSON API, the webhook and the bank take numbers), so a larger
+ * balance forms no batch: it is logged for an operator and its items stay due.
+ */
+export function formBatch(tx: Repos, deps: Deps, partnerId: string, runDay: string, cutoffMs: number, nowMs: number): string | null {
+  const due = tx.settlement.dueOf(partnerId, runDay, cutoffMs);
+  const amount = due.captures - due.refunds;
+  if (amount <= 0n) return null;
+  if (amount > BigInt(Number.MAX_SAFE_INTEGER)) {
+    deps.log.error("payout batch not formed: amount above the largest safe integer", { partnerId, day: runDay, amount: amount.toString() });
+    return null;
   }
-  return ids;
+  const id = deps.ids.payoutBatchId();
+  tx.settlement.createBatch({ id, partnerId, day: runDay, amount: Number(amount), createdAtMs: nowMs });
+  const assigned = tx.settlement.assignDue(id, partnerId, runDay, cutoffMs);
+  invariant(assigned === amount, `payout batch ${id}: items sum to ${assigned}, expected ${amount}`);
+  return id;
 }
 
 /** Pays one pending batch through the bank and records the answer; answers the batch as it stands. */

@@ -2,10 +2,10 @@
  * SSRF guard for webhook targets (product 11): `serve` refuses URLs that resolve to loopback,
  * private or link-local addresses unless started with `--allow-private-webhooks`.
  *
- * Every resolved address must be public, not just the first: the HTTP client may pick any of them.
- * The check does not pin the address it saw, so a DNS answer that changes between this check and
- * the request (rebinding) is not covered here; redirects, the other classic bypass, are never
- * followed by `sendDelivery`.
+ * Every resolved address must be public, not just the first. The check answers the address it
+ * approved and the delivery connects to exactly that one (`pinned-request.ts`), so a DNS answer
+ * that changes between the check and the request (rebinding) cannot redirect it; redirects, the
+ * other classic bypass, are never followed.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -16,7 +16,8 @@ export type ResolveHost = (hostname: string) => Promise<readonly ResolvedAddress
 
 export type TargetRefusal = "invalid_url" | "unsupported_scheme" | "unresolvable" | "blocked_address";
 
-export type TargetCheck = { ok: true } | { ok: false; reason: TargetRefusal; message: string };
+/** `address` is the one the request must connect to (null when private targets are allowed). */
+export type TargetCheck = { ok: true; address: ResolvedAddress | null } | { ok: false; reason: TargetRefusal; message: string };
 
 export interface TargetCheckOptions {
   allowPrivate: boolean;
@@ -41,7 +42,7 @@ export async function checkWebhookTarget(url: string, options: TargetCheckOption
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     return refuse("unsupported_scheme", `scheme ${parsed.protocol} is not http or https`);
   }
-  if (options.allowPrivate) return { ok: true };
+  if (options.allowPrivate) return { ok: true, address: null };
   // WHATWG URL parsing already canonicalises literal hosts ("0x7f.1" -> "127.0.0.1", "[::1]").
   const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
   const addresses = isIP(host) !== 0 ? [host] : await resolveAll(host, options.resolve ?? resolveWithDns);
@@ -50,7 +51,8 @@ export async function checkWebhookTarget(url: string, options: TargetCheckOption
     const category = blockedCategory(address);
     if (category !== null) return refuse("blocked_address", `${host} resolves to ${category} address ${address}`);
   }
-  return { ok: true };
+  const first = addresses[0] as string;
+  return { ok: true, address: { address: first, family: isIP(first) } };
 }
 
 async function resolveAll(host: string, resolve: ResolveHost): Promise<string[] | null> {
@@ -66,7 +68,11 @@ function refuse(reason: TargetRefusal, message: string): TargetCheck {
   return { ok: false, reason, message };
 }
 
-/** [network, prefix length, category]; covers the ranges named in product 11 and a few never-unicast ones. */
+/**
+ * Product 23: every range of the IANA IPv4 Special-Purpose Address Registry, and multicast,
+ * [network, prefix length, category]. Some of them are marked globally reachable there (AS112,
+ * AMT); none is a partner's webhook server, so all are refused.
+ */
 const BLOCKED_V4: readonly (readonly [string, number, string])[] = [
   ["0.0.0.0", 8, "unspecified"],
   ["10.0.0.0", 8, "private"],
@@ -74,9 +80,41 @@ const BLOCKED_V4: readonly (readonly [string, number, string])[] = [
   ["127.0.0.0", 8, "loopback"],
   ["169.254.0.0", 16, "link-local"],
   ["172.16.0.0", 12, "private"],
+  ["192.0.0.0", 24, "IETF protocol assignments"],
+  ["192.0.2.0", 24, "documentation (TEST-NET-1)"],
+  ["192.31.196.0", 24, "AS112"],
+  ["192.52.193.0", 24, "AMT"],
+  ["192.88.99.0", 24, "6to4 relay anycast"],
   ["192.168.0.0", 16, "private"],
+  ["192.175.48.0", 24, "AS112"],
+  ["198.18.0.0", 15, "benchmarking"],
+  ["198.51.100.0", 24, "documentation (TEST-NET-2)"],
+  ["203.0.113.0", 24, "documentation (TEST-NET-3)"],
   ["224.0.0.0", 4, "multicast"],
   ["240.0.0.0", 4, "reserved"],
+];
+
+/**
+ * Product 23: the IANA IPv6 Special-Purpose Address Registry, [network, prefix, category]. Only
+ * global unicast (2000::/3) outside these ranges is a webhook target; IPv4-mapped addresses
+ * (::ffff:0:0/96) reach the IPv4 host itself and are judged by it.
+ */
+const BLOCKED_V6: readonly (readonly [string, number, string])[] = [
+  ["64:ff9b::", 96, "NAT64"],
+  ["64:ff9b:1::", 48, "NAT64 (local use)"],
+  ["100::", 64, "discard-only"],
+  ["100:0:0:1::", 64, "dummy prefix"],
+  ["2001::", 32, "Teredo"],
+  ["2001::", 23, "IETF protocol assignments"],
+  ["2001:db8::", 32, "documentation"],
+  ["2002::", 16, "6to4"],
+  ["2620:4f:8000::", 48, "AS112"],
+  ["3fff::", 20, "documentation"],
+  ["5f00::", 16, "SRv6 SIDs"],
+  ["fc00::", 7, "private"],
+  ["fe80::", 10, "link-local"],
+  ["fec0::", 10, "site-local"],
+  ["ff00::", 8, "multicast"],
 ];
 
 /**
@@ -99,20 +137,19 @@ function blockedV4(value: number): string | null {
   return null;
 }
 
+const toBigInt = (groups: readonly number[]): bigint => groups.reduce((n, g) => (n << 16n) | BigInt(g), 0n);
+const inPrefix = (value: bigint, network: string, prefix: number): boolean =>
+  value >> BigInt(128 - prefix) === toBigInt(parseIPv6(network) as number[]) >> BigInt(128 - prefix);
+
 function blockedV6(groups: readonly number[]): string | null {
-  const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = groups;
-  const upperZero = groups.slice(0, 5).every((group) => group === 0);
-  const embeddedV4 = ((g6 << 16) | g7) >>> 0;
-  if (upperZero && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return g7 === 0 ? "unspecified" : "loopback";
-  // IPv4-mapped (::ffff:a.b.c.d) reaches the IPv4 host itself; IPv4-compatible (::a.b.c.d) and
-  // NAT64 (64:ff9b::a.b.c.d) may be translated to it, so all three are judged by the IPv4 inside.
-  if (upperZero && (g5 === 0xffff || g5 === 0)) return blockedV4(embeddedV4);
-  if (g0 === 0x64 && g1 === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) return blockedV4(embeddedV4);
-  if ((g0 & 0xfe00) === 0xfc00) return "private";
-  if ((g0 & 0xffc0) === 0xfe80) return "link-local";
-  if ((g0 & 0xffc0) === 0xfec0) return "site-local";
-  if ((g0 & 0xff00) === 0xff00) return "multicast";
-  return null;
+  const value = toBigInt(groups);
+  if (value === 0n) return "unspecified";
+  if (value === 1n) return "loopback";
+  // IPv4-mapped (::ffff:a.b.c.d) reaches the IPv4 host itself: judged by it.
+  if (value >> 32n === 0xffffn) return blockedV4(Number(value & 0xffffffffn));
+  for (const [network, prefix, category] of BLOCKED_V6) if (inPrefix(value, network, prefix)) return category;
+  // Everything else outside global unicast 2000::/3 (IPv4-compatible ::/96, unassigned space).
+  return value >> 125n === 1n ? null : "reserved";
 }
 
 /** Strict dotted-quad only; resolvers and the URL parser both emit this canonical form. */

@@ -10,13 +10,16 @@ import type { DeliveryRow } from "../../store/webhooks-sql";
 import { sendDelivery, type FetchLike } from "./deliver";
 import type { AttemptOutcome } from "./schedule";
 import { deliveryHeaders } from "./sign";
-import { checkWebhookTarget, type ResolveHost } from "./ssrf";
+import { pinnedFetch } from "./pinned-request";
+import { checkWebhookTarget, type ResolvedAddress, type ResolveHost } from "./ssrf";
 
 export type TargetOptions = {
   /** The receiver's deadline; tests shorten it, production keeps product 11's 5 s. */
   timeoutMs?: number;
   fetchImpl?: FetchLike;
   resolve?: ResolveHost;
+  /** How a request is pinned to the approved address (tests observe it; production uses node:http). */
+  pin?: (address: ResolvedAddress) => FetchLike;
 };
 
 /** An attempt's result as stored; latency is null when nothing went over the network. */
@@ -43,9 +46,12 @@ export async function attemptDelivery(
   if (!partner?.webhookUrl) return notSent("permanent", NO_WEBHOOK_URL);
   if (!partner.webhookSecret) return notSent("permanent", NO_WEBHOOK_SECRET);
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  let fetchImpl = options.fetchImpl;
   if (guardsTargets(config)) {
-    const refusal = await checkTarget(partner.webhookUrl, timeoutMs, options.resolve);
-    if (refusal !== null) return refusal;
+    const checked = await checkTarget(partner.webhookUrl, timeoutMs, options.resolve);
+    if ("outcome" in checked) return checked;
+    // Product 23: connect to the address just approved; a second name lookup could answer another.
+    if (checked.address !== null) fetchImpl = (options.pin ?? pinnedFetch)(checked.address);
   }
   const headers = deliveryHeaders({
     body: row.body,
@@ -53,7 +59,7 @@ export async function attemptDelivery(
     deliveryId: row.id,
     occurredAtMs: row.occurredAtMs,
   });
-  const result = await sendDelivery({ url: partner.webhookUrl, body: row.body, headers, timeoutMs, fetchImpl: options.fetchImpl });
+  const result = await sendDelivery({ url: partner.webhookUrl, body: row.body, headers, timeoutMs, fetchImpl });
   return { outcome: result.outcome, httpStatus: result.status, latencyMs: result.latencyMs, error: result.error };
 }
 
@@ -62,13 +68,17 @@ export async function attemptDelivery(
  * so it is retried like a connection error. The lookup gets its own deadline: a resolver that
  * hangs must not hold a delivery slot longer than a hanging receiver could.
  */
-async function checkTarget(url: string, timeoutMs: number, resolve: ResolveHost | undefined): Promise<AttemptResult | null> {
+async function checkTarget(
+  url: string,
+  timeoutMs: number,
+  resolve: ResolveHost | undefined,
+): Promise<AttemptResult | { address: ResolvedAddress | null }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<AttemptResult>((done) => {
     timer = setTimeout(() => done(notSent("retry", `unresolvable: DNS lookup timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   const check = checkWebhookTarget(url, { allowPrivate: false, ...(resolve ? { resolve } : {}) }).then((result) =>
-    result.ok ? null : notSent(result.reason === "unresolvable" ? "retry" : "permanent", `${result.reason}: ${result.message}`),
+    result.ok ? { address: result.address } : notSent(result.reason === "unresolvable" ? "retry" : "permanent", `${result.reason}: ${result.message}`),
   );
   try {
     return await Promise.race([check, deadline]);

@@ -12,12 +12,13 @@
  * recorded success is final: only an operator's resend makes the row pending again.
  *
  * The handler awaits its own send. The wheel runs the handlers of one batch concurrently, and the
- * semaphore keeps at most WEBHOOK_CONCURRENCY of them on the network, so a sandbox clock move
+ * semaphores keep at most WEBHOOK_CONCURRENCY of them on the network, at most
+ * WEBHOOK_CONCURRENCY_PER_PARTNER of one partner, so a sandbox clock move
  * returns after the attempts it made due, while one hanging receiver costs one deadline (5 s), not
  * the others' turn. Requests never wait for any of this: the outbox only schedules.
  */
 import type { Deps } from "../../deps";
-import { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } from "../../limits";
+import { WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_PARTNER, WEBHOOK_TIMEOUT_MS } from "../../limits";
 import type { DeliveryRow, DeliveryStatus } from "../../store/webhooks-sql";
 import type { TimerHandler } from "../../timers";
 import { WEBHOOK_TIMER } from "./outbox";
@@ -25,7 +26,7 @@ import { mayAttemptAt, planAfterAttempt, type DeliveryPlan } from "./schedule";
 import { Slots } from "./slots";
 import { attemptDelivery, type AttemptResult, type TargetOptions } from "./target";
 
-export type WorkerOptions = TargetOptions & { concurrency?: number };
+export type WorkerOptions = TargetOptions & { concurrency?: number; perPartner?: number };
 
 export type WebhookWorker = {
   handle: TimerHandler;
@@ -44,6 +45,16 @@ export const ORPHAN_AFTER_MS = WEBHOOK_TIMEOUT_MS;
 
 export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {}): WebhookWorker {
   const slots = new Slots(options.concurrency ?? WEBHOOK_CONCURRENCY);
+  // Product 23: a partner's deliveries first wait for one of its own slots, then for a shared one,
+  // so one partner's slow receiver holds at most WEBHOOK_CONCURRENCY_PER_PARTNER shared slots.
+  const perPartner = new Map<string, Slots>();
+  const partnerSlots = (partnerId: string): Slots => {
+    const known = perPartner.get(partnerId);
+    if (known) return known;
+    const own = new Slots(options.perPartner ?? WEBHOOK_CONCURRENCY_PER_PARTNER);
+    perPartner.set(partnerId, own);
+    return own;
+  };
   // Rows this process has taken and not yet recorded; a duplicate timer for one of them is a no-op.
   const mine = new Set<string>();
 
@@ -85,8 +96,9 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     if (!row || !isDue(row, nowMs)) return;
     // Taken synchronously, before the first await, so a duplicate timer in the same batch sees it.
     mine.add(id);
+    const own = partnerSlots(row.partnerId);
     try {
-      await slots.run(() => attemptOnce(id));
+      await own.run(() => slots.run(() => attemptOnce(id)));
     } catch (error) {
       // A unit that could not commit (e.g. the database stayed locked past busy_timeout) must not
       // strand the row without a timer: look again once an in-flight claim counts as orphaned.
@@ -94,6 +106,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
       throw error;
     } finally {
       mine.delete(id);
+      if (own.running === 0 && own.waiting === 0) perPartner.delete(row.partnerId);
     }
   };
 

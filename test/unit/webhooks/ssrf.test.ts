@@ -36,7 +36,7 @@ describe("product 11 SSRF: literal addresses are checked without DNS", () => {
     ["http://[::ffff:10.0.0.1]/", "private"],
     ["http://[::ffff:a9fe:a9fe]/", "link-local"],
     ["http://[::ffff:0.0.0.0]/", "unspecified"],
-    ["http://[64:ff9b::192.168.0.1]/", "private"],
+    ["http://[64:ff9b::192.168.0.1]/", "NAT64"],
     ["http://100.64.0.1/", "shared (CGNAT)"],
     ["http://100.127.255.255/", "shared (CGNAT)"],
     ["https://224.0.0.1/", "multicast"],
@@ -58,8 +58,47 @@ describe("product 11 SSRF: literal addresses are checked without DNS", () => {
     "http://[2001:4860:4860::8888]/",
     "http://[::ffff:8.8.8.8]/",
   ])("%s is allowed", async (url) => {
-    expect(await checkWebhookTarget(url, { allowPrivate: false, resolve: noDns })).toEqual({ ok: true });
+    expect(await checkWebhookTarget(url, { allowPrivate: false, resolve: noDns })).toMatchObject({ ok: true });
   });
+});
+
+describe("product 23 SSRF: every special-purpose range of the IANA registries is refused", () => {
+  it.each([
+    ["192.0.0.1", "IETF protocol assignments"],
+    ["192.0.0.170", "IETF protocol assignments"],
+    ["192.0.2.10", "documentation (TEST-NET-1)"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.254", "benchmarking"],
+    ["198.51.100.7", "documentation (TEST-NET-2)"],
+    ["203.0.113.9", "documentation (TEST-NET-3)"],
+    ["192.88.99.1", "6to4 relay anycast"],
+    ["192.31.196.1", "AS112"],
+    ["192.175.48.1", "AS112"],
+    ["192.52.193.1", "AMT"],
+    ["64:ff9b::808:808", "NAT64"],
+    ["64:ff9b:1::1", "NAT64 (local use)"],
+    ["2002:808:808::1", "6to4"],
+    ["2001:0:4136:e378::1", "Teredo"],
+    ["2001:2::1", "IETF protocol assignments"],
+    ["2001:20::1", "IETF protocol assignments"],
+    ["2001:db8::1", "documentation"],
+    ["3fff::1", "documentation"],
+    ["100::1", "discard-only"],
+    ["2620:4f:8000::1", "AS112"],
+    ["5f00::1", "SRv6 SIDs"],
+    ["::8.8.8.8", "reserved"],
+    ["4000::1", "reserved"],
+  ])("%s is refused (%s), before any connection", async (address, category) => {
+    expect(blockedCategory(address)).toBe(category);
+    const host = address.includes(":") ? `[${address}]` : address;
+    const result = await checkWebhookTarget(`https://${host}/hooks`, { allowPrivate: false, resolve: noDns });
+    expect(result).toMatchObject({ ok: false, reason: "blocked_address" });
+  });
+
+  it.each(["8.8.8.8", "1.1.1.1", "192.0.1.1", "198.17.255.255", "198.20.0.1", "203.0.114.1", "2a00:1450:4001::1", "2001:4860:4860::8888"])(
+    "%s (global unicast) is allowed",
+    (address) => expect(blockedCategory(address)).toBeNull(),
+  );
 });
 
 describe("product 11 SSRF: host names are judged by every resolved address", () => {
@@ -108,7 +147,7 @@ describe("product 11 SSRF: schemes and --allow-private-webhooks", () => {
   it.each(["http://127.0.0.1:9000/hooks", "http://localhost/hooks", "http://[::1]/", "http://10.0.0.1/"])(
     "allowPrivate lets %s through without any lookup",
     async (url) => {
-      expect(await checkWebhookTarget(url, { allowPrivate: true, resolve: noDns })).toEqual({ ok: true });
+      expect(await checkWebhookTarget(url, { allowPrivate: true, resolve: noDns })).toEqual({ ok: true, address: null });
     },
   );
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FetchLike } from "../../../src/domain/webhooks/deliver";
 import { Slots } from "../../../src/domain/webhooks/slots";
 import { ORPHAN_AFTER_MS } from "../../../src/domain/webhooks/worker";
-import { WEBHOOK_CONCURRENCY } from "../../../src/limits";
+import { WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_PARTNER } from "../../../src/limits";
 import { harness, type Harness } from "../../support/harness";
 import { delivery, enqueueOk, setWebhook, useWorker } from "./support";
 
@@ -27,13 +27,49 @@ describe("product 11 bounded concurrency", () => {
       inFlight -= 1;
       return new Response("ok", { status: 200 });
     };
-    const worker = useWorker(h, { fetchImpl });
+    // One partner here, so its own cap is lifted to see the shared one (the next test has several).
+    const worker = useWorker(h, { fetchImpl, perPartner: WEBHOOK_CONCURRENCY });
     const ids: string[] = [];
     for (let i = 0; i < 3 * WEBHOOK_CONCURRENCY; i++) ids.push(await enqueueOk(h, { type: "payment.captured", paymentCode: `pay_${i}` }));
     await h.deps.timers.runDue();
     expect(peak).toBe(WEBHOOK_CONCURRENCY);
     expect(ids.map((id) => delivery(h!, id)?.status)).toEqual(ids.map(() => "delivered"));
     expect(worker.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it(`product 23: one partner's hanging receiver holds at most ${WEBHOOK_CONCURRENCY_PER_PARTNER} slots; another partner's webhooks go out meanwhile`, async () => {
+    h = await harness();
+    await setWebhook(h, "ptn_test", "https://slow.partner.example/x");
+    await setWebhook(h, "ptn_other", "https://fast.partner.example/x");
+    let slowInFlight = 0;
+    let slowPeak = 0;
+    const hanging: Array<() => void> = [];
+    const fast: string[] = [];
+    const fetchImpl: FetchLike = async (url, init) => {
+      if (String(url).includes("fast")) {
+        fast.push(JSON.parse(String(init.body)).paymentCode);
+        return new Response(null, { status: 204 });
+      }
+      slowInFlight += 1;
+      slowPeak = Math.max(slowPeak, slowInFlight);
+      await new Promise<void>((resolve) => hanging.push(resolve));
+      slowInFlight -= 1;
+      return new Response(null, { status: 204 });
+    };
+    useWorker(h, { fetchImpl });
+    for (let i = 0; i < 2 * WEBHOOK_CONCURRENCY; i++) await enqueueOk(h, { type: "payment.captured", paymentCode: `slow_${i}` });
+    for (let i = 0; i < 3; i++) await enqueueOk(h, { type: "payment.captured", paymentCode: `fast_${i}` }, "ptn_other");
+    const run = h.deps.timers.runDue();
+    for (let i = 0; i < 20 && fast.length < 3; i++) await tick(5);
+    expect(fast).toEqual(["fast_0", "fast_1", "fast_2"]);
+    expect(slowPeak).toBe(WEBHOOK_CONCURRENCY_PER_PARTNER);
+    let done = false;
+    void run.then(() => (done = true));
+    while (!done) {
+      for (const release of hanging.splice(0)) release();
+      await tick(1);
+    }
+    expect(slowPeak).toBe(WEBHOOK_CONCURRENCY_PER_PARTNER);
   });
 
   it("a concurrency of 1 sends one at a time, in due order", async () => {

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DAY_MS, HOUR_MS } from "../../src/limits";
+import { harness, type Harness } from "../support/harness";
+import { capture } from "../support/kasa-process";
+import { MONEY_SEED } from "../support/money-fixtures";
+
+// Issue 15 item 3, product 23: money sums are exact above 2^53, and each partner's payout batch is
+// formed in its own unit, so one partner's failure is logged and never blocks another's.
+
+const TO_MIDNIGHT = 12 * HOUR_MS;
+const OTHER_KEY = "kasa_sk_other_cccccccccccccccccccccccccccccc";
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const batches = (partnerId: string) => h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 100 });
+
+describe("product 23: day end with amounts near 2^53", () => {
+  it("a balance of 2^53 + 1 is computed exactly, forms no batch (logged), and the other partner is paid as usual", async () => {
+    h = await harness({ seed: MONEY_SEED });
+    const a = await capture(h, { amount: 10_000 });
+    const b = await capture(h, { amount: 10_000 });
+    const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: OTHER_KEY });
+    // Stored nets whose float sum is inexact: 2^53 - 1 + 2 = 2^53 + 1.
+    h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(Number.MAX_SAFE_INTEGER, a);
+    h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(2, b);
+    await h.advance(TO_MIDNIGHT);
+    expect(batches("ptn_test")).toEqual([]);
+    expect(h.log.lines.some((l) => l.includes("payout batch not formed") && l.includes("9007199254740993"))).toBe(true);
+    expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(other)!.netToPartner })]);
+    expect(h.store.q.payments.get(a)?.payoutBatchId).toBeNull();
+  });
+});
+
+describe("product 23: one partner's batch failure never blocks another's", () => {
+  it("the failing partner's items stay due and its batch is formed by the next day end", async () => {
+    h = await harness({ seed: MONEY_SEED });
+    const mine = await capture(h, { amount: 10_000 });
+    const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: OTHER_KEY });
+    const createBatch = h.store.q.settlement.createBatch;
+    const spy = vi.spyOn(h.store.q.settlement, "createBatch").mockImplementation((batch) => {
+      if (batch.partnerId === "ptn_test") throw new Error("disk full while forming ptn_test's batch");
+      createBatch(batch);
+    });
+    await h.advance(TO_MIDNIGHT);
+    spy.mockRestore();
+    expect(batches("ptn_test")).toEqual([]);
+    // ptn_other's batch is formed (and then fails at the bank: the test seed gives it no payout account).
+    expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(other)!.netToPartner })]);
+    expect(h.log.lines.some((l) => l.includes("payout batch failed") && l.includes("ptn_test"))).toBe(true);
+    await h.advance(DAY_MS);
+    expect(batches("ptn_test")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(mine)!.netToPartner, status: "paid_out" })]);
+  });
+});
