@@ -4,6 +4,7 @@ import { createSimBank } from "./bank/sim/sim-bank";
 import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
+import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
@@ -69,7 +70,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
-  const app = createApp(deps, api, pageRoutes(deps));
+  const app = createApp(deps, api, [...healthRoutes(deps), ...pageRoutes(deps)]);
   return {
     deps,
     app,
