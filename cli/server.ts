@@ -9,7 +9,7 @@ import { createRateLimiter } from "../src/domain/rate-limits/limiter";
 import { resolveLimits } from "../src/domain/rate-limits/limits-file";
 import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
-import { createLog } from "../src/log";
+import { createJsonLog, createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
 import { Sensitive } from "../src/sensitive";
 import { openStore } from "../src/store/store";
@@ -24,6 +24,8 @@ export type ServerOptions = {
   trustProxy: boolean;
   allowPrivateWebhooks: boolean;
   limits?: string;
+  /** product 19: pretty on a terminal, JSON lines otherwise (log shippers). */
+  logFormat?: "pretty" | "json";
 };
 
 /** Starts `kasa serve|sandbox` and stays up until SIGTERM/SIGINT, then stops cleanly (exit 0). */
@@ -43,7 +45,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   }
   const baseUrl = (opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`).replace(/\/+$/, "");
   const config: Config = { mode: opts.mode, baseUrl, trustProxy: opts.trustProxy, allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox" };
-  const runtime = createRuntime({ store, clock, config, log: createLog(opts.mode), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  const runtime = createRuntime({ store, clock, config, log: serviceLog(opts), rateLimiter: createRateLimiter({ limits: limits.limits }) });
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
   runtime.start();
@@ -58,6 +60,11 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   await runtime.stop();
   await store.close();
   consola.info("kasa stopped cleanly");
+}
+
+function serviceLog(opts: ServerOptions) {
+  const format = opts.logFormat ?? (process.stdout.isTTY ? "pretty" : "json");
+  return format === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
 }
 
 function printBanner(b: { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean }): void {

@@ -6,6 +6,7 @@ import type { Config, Deps, Log } from "./deps";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
+import { logRequest, observeRequests } from "./http/request-log";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
 import { Sensitive } from "./sensitive";
@@ -71,6 +72,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
   const app = createApp(deps, api, [...healthRoutes(deps), ...pageRoutes(deps)]);
+  observeRequests(app, [logRequest(opts.log)]);
   return {
     deps,
     app,

@@ -10,7 +10,13 @@ const serverArgs = {
   "base-url": { type: "string", description: "public base URL for handoff and link URLs (default http://HOST:PORT)" },
   "trust-proxy": { type: "boolean", description: "take the client address from X-Forwarded-For (right-most entry)" },
   limits: { type: "string", description: "rate budgets file (JSON of budget -> limit), or 'off' (sandbox only)", valueHint: "FILE|off" },
+  "log-format": { type: "string", description: "pretty or json (default: pretty on a terminal, json otherwise)", valueHint: "pretty|json" },
 } as const;
+
+function toLogFormat(raw: string | undefined): "pretty" | "json" | undefined {
+  if (raw === undefined || raw === "pretty" || raw === "json") return raw;
+  throw new CliError(`--log-format: must be pretty or json, got "${raw}"`, 2);
+}
 
 function toPort(raw: string): number {
   const port = Number(raw);
@@ -31,6 +37,7 @@ export const serveCommand = defineCommand({
     runServer({
       mode: "serve", db: resolveDbPath(args.db), port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
       trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]), limits: args.limits,
+      logFormat: toLogFormat(args["log-format"]),
     }),
 });
 
@@ -44,5 +51,6 @@ export const sandboxCommand = defineCommand({
     runServer({
       mode: "sandbox", db: args.db, port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
       trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: true, limits: args.limits,
+      logFormat: toLogFormat(args["log-format"]),
     }),
 });
