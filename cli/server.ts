@@ -56,10 +56,25 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  await server.close(true);
+  // product 19: stop accepting, let in-flight requests finish (their writes commit before they
+  // answer), then stop timers and close the database after the queue drained.
+  await drain(server, SHUTDOWN_GRACE_MS);
   await runtime.stop();
   await store.close();
   consola.info("kasa stopped cleanly");
+}
+
+/** product 19: in-flight requests get this long after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function drain(server: { close(closeAll?: boolean): Promise<void> }, graceMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = await Promise.race([
+    server.close(false).then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+  ]);
+  clearTimeout(timer);
+  if (late) await server.close(true);
 }
 
 function serviceLog(opts: ServerOptions) {
