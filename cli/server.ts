@@ -13,7 +13,9 @@ import { createJsonLog, createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
 import { Sensitive } from "../src/sensitive";
 import { openStore } from "../src/store/store";
+import type { Registry } from "../src/metrics";
 import { CliError } from "./context";
+import { startMetricsListener } from "./metrics-listener";
 
 export type ServerOptions = {
   mode: Mode;
@@ -26,6 +28,8 @@ export type ServerOptions = {
   limits?: string;
   /** product 19: pretty on a terminal, JSON lines otherwise (log shippers). */
   logFormat?: "pretty" | "json";
+  /** product 19: the separate /metrics listener; off when undefined. */
+  metrics?: { host: string; port: number };
 };
 
 /** Starts `kasa serve|sandbox` and stays up until SIGTERM/SIGINT, then stops cleanly (exit 0). */
@@ -36,6 +40,8 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     sandbox: opts.mode === "sandbox",
   });
   if (!limits.ok) throw new CliError(limits.message);
+  let registry: Registry | undefined;
+  const metrics = opts.metrics ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "") : undefined;
   const store = await openStore(opts.db);
   const fresh = store.q.partners.list().length === 0;
   const clock = opts.mode === "sandbox" ? sandboxClockFor(store) : systemClock;
@@ -46,6 +52,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   const baseUrl = (opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`).replace(/\/+$/, "");
   const config: Config = { mode: opts.mode, baseUrl, trustProxy: opts.trustProxy, allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox" };
   const runtime = createRuntime({ store, clock, config, log: serviceLog(opts), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  registry = runtime.metrics;
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
   runtime.start();
@@ -60,6 +67,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   // answer), then stop timers and close the database after the queue drained.
   await drain(server, SHUTDOWN_GRACE_MS);
   await runtime.stop();
+  await metrics?.close();
   await store.close();
   consola.info("kasa stopped cleanly");
 }

@@ -37,6 +37,11 @@ export class Timers {
     return this.heap.size;
   }
 
+  /** Timers in the wheel by kind (cancelled ones count until they are popped). */
+  pendingByKind(): Map<string, number> {
+    return this.heap.kindCounts();
+  }
+
   on(kind: string, handler: TimerHandler): void {
     this.handlers.set(kind, handler);
   }
