@@ -5,6 +5,7 @@ import { dayendCommand } from "./commands/dayend";
 import { binsCommand } from "./commands/bins";
 import { installmentsCommand } from "./commands/installments";
 import { keysCommand } from "./commands/keys";
+import { backupCommand, checkCommand, restoreCommand } from "./commands/maintenance";
 import { linksCommand } from "./commands/links";
 import { partnersCommand } from "./commands/partners";
 import { paymentsCommand } from "./commands/payments";
@@ -36,6 +37,9 @@ export const root = defineCommand({
     installments: installmentsCommand,
     payouts: payoutsCommand,
     dayend: dayendCommand,
+    backup: backupCommand,
+    restore: restoreCommand,
+    check: checkCommand,
     version: versionCommand,
   },
 });

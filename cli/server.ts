@@ -9,11 +9,13 @@ import { createRateLimiter } from "../src/domain/rate-limits/limiter";
 import { resolveLimits } from "../src/domain/rate-limits/limits-file";
 import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
-import { createLog } from "../src/log";
+import { createJsonLog, createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
 import { Sensitive } from "../src/sensitive";
 import { openStore, type Store } from "../src/store/store";
+import type { Registry } from "../src/metrics";
 import { CliError } from "./context";
+import { startMetricsListener } from "./metrics-listener";
 
 export type ServerOptions = {
   mode: Mode;
@@ -26,6 +28,10 @@ export type ServerOptions = {
   limits?: string;
   /** `serve` only: start even though the published sandbox demo key is an active key. */
   allowDemoKey?: boolean;
+  /** product 19: pretty on a terminal, JSON lines otherwise (log shippers). */
+  logFormat?: "pretty" | "json";
+  /** product 19: the separate /metrics listener; off when undefined. */
+  metrics?: { host: string; port: number };
 };
 
 /**
@@ -51,11 +57,14 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     sandbox: opts.mode === "sandbox",
   });
   if (!limits.ok) throw new CliError(limits.message);
+  let registry: Registry | undefined;
+  const metrics = opts.metrics ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "") : undefined;
   const store = await openStore(opts.db);
   try {
     refuseDemoKey(store, opts);
   } catch (error) {
     await store.close();
+    await metrics?.close();
     throw error;
   }
   const fresh = store.q.partners.list().length === 0;
@@ -66,7 +75,8 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   }
   const baseUrl = (opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`).replace(/\/+$/, "");
   const config: Config = { mode: opts.mode, baseUrl, trustProxy: opts.trustProxy, allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox" };
-  const runtime = createRuntime({ store, clock, config, log: createLog(opts.mode), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  const runtime = createRuntime({ store, clock, config, log: serviceLog(opts), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  registry = runtime.metrics;
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
   runtime.start();
@@ -77,10 +87,31 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  await server.close(true);
+  // product 19: stop accepting, let in-flight requests finish (their writes commit before they
+  // answer), then stop timers and close the database after the queue drained.
+  await drain(server, SHUTDOWN_GRACE_MS);
   await runtime.stop();
+  await metrics?.close();
   await store.close();
   consola.info("kasa stopped cleanly");
+}
+
+/** product 19: in-flight requests get this long after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function drain(server: { close(closeAll?: boolean): Promise<void> }, graceMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = await Promise.race([
+    server.close(false).then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+  ]);
+  clearTimeout(timer);
+  if (late) await server.close(true);
+}
+
+function serviceLog(opts: ServerOptions) {
+  const format = opts.logFormat ?? (process.stdout.isTTY ? "pretty" : "json");
+  return format === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
 }
 
 function printBanner(b: { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean }): void {

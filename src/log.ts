@@ -1,4 +1,5 @@
 import { createConsola, type ConsolaInstance } from "consola";
+import { wallNowMs } from "./clock";
 import type { Log } from "./deps";
 
 /**
@@ -18,6 +19,16 @@ export function createLog(tag = "kasa", instance: ConsolaInstance = createConsol
 function replacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
+}
+
+/**
+ * product 19 `--log-format json`: one JSON object per line (time, level, msg, then the fields), for
+ * log shippers. Sensitive values print "[redacted]" as in the pretty form.
+ */
+export function createJsonLog(write: (line: string) => void, tag = "kasa"): Log {
+  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    write(`${JSON.stringify({ time: new Date(wallNowMs()).toISOString(), level, tag, msg, ...fields }, replacer)}\n`);
+  return { info: line("info"), warn: line("warn"), error: line("error") };
 }
 
 /** For tests: keeps every line so a test can scan them (e.g. for card numbers). */

@@ -4,10 +4,14 @@ import { createSimBank } from "./bank/sim/sim-bank";
 import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
+import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
+import { logRequest, observeRequests } from "./http/request-log";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
+import type { Registry } from "./metrics";
 import { Sensitive } from "./sensitive";
+import { createServiceMetrics } from "./service-metrics";
 import type { Store } from "./store/store";
 import { TIMER_MODULES } from "./timer-modules";
 import { Timers } from "./timers";
@@ -15,6 +19,8 @@ import { Timers } from "./timers";
 export type Runtime = {
   deps: Deps;
   app: H3;
+  /** product 19: the Prometheus registry a `--metrics-port` listener renders. */
+  metrics: Registry;
   /** Starts firing timers in real time (servers; tests drive them with runDue). */
   start(): void;
   stop(): Promise<void>;
@@ -69,10 +75,13 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
-  const app = createApp(deps, api, pageRoutes(deps));
+  const app = createApp(deps, api, [...healthRoutes(deps), ...pageRoutes(deps)]);
+  const metrics = createServiceMetrics(deps);
+  observeRequests(app, [logRequest(opts.log), metrics.onRequest]);
   return {
     deps,
     app,
+    metrics: metrics.registry,
     start: () => timers.start(),
     stop: () => timers.stop(),
   };

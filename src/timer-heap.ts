@@ -10,6 +10,13 @@ export class TimerHeap {
   private keys: string[] = [];
   private n = 0;
 
+  /** How many entries of each kind the heap holds (metrics; O(n), read at scrape time). */
+  kindCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < this.n; i++) counts.set(this.kinds[i]!, (counts.get(this.kinds[i]!) ?? 0) + 1);
+    return counts;
+  }
+
   get size(): number {
     return this.n;
   }

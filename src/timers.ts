@@ -1,4 +1,4 @@
-import type { Clock } from "./clock";
+import { wallNowMs, type Clock } from "./clock";
 import { TIMER_BATCH_SIZE, TIMER_MAX_IN_FLIGHT } from "./limits";
 import { TimerHeap } from "./timer-heap";
 
@@ -11,6 +11,8 @@ export type TimerHandler = (key: string, dueAtMs: number) => Promise<void>;
 export type TimerSource = () => Iterable<{ kind: string; key: string; dueAtMs: number }>;
 export type TimerErrorSink = (kind: string, key: string, error: unknown) => void;
 
+const HEARTBEAT_MS = 1_000;
+
 export class Timers {
   private readonly heap = new TimerHeap();
   private readonly handlers = new Map<string, TimerHandler>();
@@ -22,6 +24,9 @@ export class Timers {
   /** Resolvers of the runs waiting for any in-flight handler to settle (see `anySettled`). */
   private settleWaiters: Array<() => void> = [];
   private live = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Wall-clock instant the loop last found nothing more due (product 19's /readyz timer check). */
+  lastRanAtMs: number | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -30,6 +35,11 @@ export class Timers {
 
   get size(): number {
     return this.heap.size;
+  }
+
+  /** Timers in the wheel by kind (cancelled ones count until they are popped). */
+  pendingByKind(): Map<string, number> {
+    return this.heap.kindCounts();
   }
 
   on(kind: string, handler: TimerHandler): void {
@@ -82,6 +92,7 @@ export class Timers {
     for (;;) {
       const due = this.takeDue(this.clock.nowMs());
       if (due.length === 0) {
+        this.lastRanAtMs = wallNowMs();
         if (!untilIdle || this.inflight.size === 0) break;
         // Something still runs; it may schedule follow-up timers that are already due.
         await this.anySettled();
@@ -99,10 +110,15 @@ export class Timers {
   start(): void {
     this.live = true;
     this.arm();
+    // A beat every second even when nothing is due, so /readyz can tell an idle loop from a stalled one.
+    this.heartbeat = setInterval(() => void this.runDue(false), HEARTBEAT_MS);
+    (this.heartbeat as { unref?: () => void }).unref?.();
   }
 
   async stop(): Promise<void> {
     this.live = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     if (this.armed) clearTimeout(this.armed);
     this.armed = undefined;
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);

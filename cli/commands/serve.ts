@@ -10,11 +10,24 @@ const serverArgs = {
   "base-url": { type: "string", description: "public base URL for handoff and link URLs (default http://HOST:PORT)" },
   "trust-proxy": { type: "boolean", description: "take the client address from X-Forwarded-For (right-most entry)" },
   limits: { type: "string", description: "rate budgets file (JSON of budget -> limit), or 'off' (sandbox only)", valueHint: "FILE|off" },
+  "metrics-port": { type: "string", description: "serve Prometheus /metrics on this port (default off)" },
+  "metrics-host": { type: "string", description: "address for the metrics listener", default: "127.0.0.1" },
+  "log-format": { type: "string", description: "pretty or json (default: pretty on a terminal, json otherwise)", valueHint: "pretty|json" },
 } as const;
 
-function toPort(raw: string): number {
+function toMetrics(args: { "metrics-port"?: string; "metrics-host"?: string }): { host: string; port: number } | undefined {
+  if (args["metrics-port"] === undefined) return undefined;
+  return { host: args["metrics-host"] ?? "127.0.0.1", port: toPort(args["metrics-port"], "--metrics-port") };
+}
+
+function toLogFormat(raw: string | undefined): "pretty" | "json" | undefined {
+  if (raw === undefined || raw === "pretty" || raw === "json") return raw;
+  throw new CliError(`--log-format: must be pretty or json, got "${raw}"`, 2);
+}
+
+function toPort(raw: string, flag = "--port"): number {
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port: must be 0-65535, got "${raw}"`, 2);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${flag}: must be 0-65535, got "${raw}"`, 2);
   return port;
 }
 
@@ -33,6 +46,7 @@ export const serveCommand = defineCommand({
       mode: "serve", db: resolveDbPath(args.db), port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
       trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]), limits: args.limits,
       allowDemoKey: Boolean(args["allow-demo-key"]),
+      logFormat: toLogFormat(args["log-format"]), metrics: toMetrics(args),
     }),
 });
 
@@ -46,5 +60,6 @@ export const sandboxCommand = defineCommand({
     runServer({
       mode: "sandbox", db: args.db, port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
       trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: true, limits: args.limits,
+      logFormat: toLogFormat(args["log-format"]), metrics: toMetrics(args),
     }),
 });

@@ -9,6 +9,7 @@ import { authenticate } from "./auth";
 import { callerIpKey } from "./client-ip";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { parseWith, readJsonBody } from "./read";
+import { PARTNER_CONTEXT_KEY } from "./request-log";
 
 export type Method = "GET" | "POST" | "DELETE";
 
@@ -68,6 +69,7 @@ export function endpoint(deps: Deps, route: ApiRoute) {
         if (!deps.rateLimiter.tryAcquire(gate, now)) tooMany();
       }
       const caller = authenticate(deps, event.req.headers.get("authorization"));
+      (event.context as Record<string, unknown>)[PARTNER_CONTEXT_KEY] = caller.partner.id;
       const ids = { keyId: caller.key.id, ip, partnerId: caller.partner.id };
       const checks = route.budgets.map((budget) => ({
         budget,

@@ -3,6 +3,7 @@ import { configure, migrate } from "./migrate";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { createRepos, type Repos } from "./repos";
 import { invariant } from "../invariant";
+import { wallNowMs } from "../clock";
 
 export type Unit<T> = (tx: Repos) => T;
 
@@ -17,6 +18,8 @@ export interface Store {
    */
   write<T>(unit: Unit<T>): Promise<T>;
   readonly stats: { batches: number; units: number };
+  /** product 19 metrics: told each group commit's size and how long it took (ms). */
+  observeBatches(observer: (units: number, ms: number) => void): void;
   close(): Promise<void>;
 }
 
@@ -36,12 +39,15 @@ function createStore(db: Db): Store {
   let queue: Pending[] = [];
   let scheduled = false;
   let closed = false;
+  let batchObserver: ((units: number, ms: number) => void) | undefined;
 
   const flush = (): void => {
     scheduled = false;
     const batch = queue;
     queue = [];
+    const started = wallNowMs();
     const results = runBatch(db, repos, batch, cache);
+    batchObserver?.(batch.length, wallNowMs() - started);
     stats.batches += 1;
     stats.units += batch.length;
     for (const [i, p] of batch.entries()) {
@@ -56,6 +62,9 @@ function createStore(db: Db): Store {
     db,
     q: repos,
     stats,
+    observeBatches(observer) {
+      batchObserver = observer;
+    },
     write<T>(unit: Unit<T>): Promise<T> {
       if (closed) return Promise.reject(new Error("store is closed"));
       return new Promise<T>((resolve, reject) => {

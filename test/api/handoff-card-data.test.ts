@@ -88,7 +88,9 @@ describe("product 5 card data never stored or logged (file database, WAL include
 
     const wal = `${path}-wal`;
     expect(existsSync(wal)).toBe(true);
-    const scanned = { db: bytesOf(path), wal: bytesOf(wal), log: lines.join("\n") };
+    // Request lines (product 19) carry a duration and a random traceId: "ms":857 under load or a
+    // traceId with "857" in it is not a CVV, so those values are blanked before the scan.
+    const scanned = { db: bytesOf(path), wal: bytesOf(wal), log: lines.join("\n").replace(/"(ms|traceId)":("[^"]*"|\d+)/g, '"$1":_') };
     expect(scanned.db.length + scanned.wal.length).toBeGreaterThan(10_000);
     // The scan can see what is there: masked PANs were written.
     expect(scanned.db + scanned.wal).toContain("400000******0009");

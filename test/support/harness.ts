@@ -4,7 +4,7 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/budgets";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
-import { memoryLog } from "../../src/log";
+import { createJsonLog, memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
 import { openStore, type Store } from "../../src/store/store";
 import { TEST_SEED, TEST_KEY } from "./fixtures";
@@ -18,6 +18,8 @@ export type HarnessOptions = {
   config?: Partial<Config>;
   /** Set when a test provokes a 500 on purpose. */
   allow500?: boolean;
+  /** Also write the service log as product 19's JSON lines into this array. */
+  jsonLog?: string[];
 };
 
 export type Reply = { status: number; headers: Headers; text: string; json: any };
@@ -83,7 +85,12 @@ export async function harness(opts: HarnessOptions = {}) {
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
   // Sandbox mode runs on the movable clock over the manual one, as `kasa sandbox` does over the system clock.
   const serviceClock = config.mode === "sandbox" ? new SandboxClock(0, clock) : clock;
-  const runtime = createRuntime({ store, clock: serviceClock, config, log, rateLimiter });
+  const json = opts.jsonLog ? createJsonLog((line) => void opts.jsonLog!.push(line)) : undefined;
+  const runtimeLog = json ? { info: tee("info"), warn: tee("warn"), error: tee("error") } : log;
+  function tee(level: "info" | "warn" | "error") {
+    return (m: string, f?: Record<string, unknown>) => (log[level](m, f), json![level](m, f));
+  }
+  const runtime = createRuntime({ store, clock: serviceClock, config, log: runtimeLog, rateLimiter });
   let keyN = 0;
   await applySeed(store, parseSeed(opts.seed ?? TEST_SEED), clock.nowMs(), () => `key_test${++keyN}`);
 

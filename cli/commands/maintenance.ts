@@ -1,0 +1,99 @@
+import { closeSync, existsSync, openSync, renameSync, rmSync } from "node:fs";
+import { defineCommand } from "citty";
+import { consola } from "consola";
+import { openDb, type Db } from "../../src/store/db";
+import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/maintenance-sql";
+import { CliError, commonArgs, output, resolveDbPath, withStore } from "../context";
+
+// product 19: backup, restore and check, the operator's side of keeping the one database safe.
+
+/** Creates `file` empty with mode 0600 (refusing an existing file), so the copy is never readable by others. */
+function createPrivateFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx", 0o600);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new CliError(code === "EEXIST" ? `${file} already exists (a backup never overwrites)` : `cannot write ${file} (${code ?? "error"})`);
+  }
+  closeSync(fd);
+}
+
+export const backupCommand = defineCommand({
+  meta: { name: "backup", description: "Copy the database while the server runs (online, consistent; file mode 0600).\n\nExample: kasa backup /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db" },
+  args: { file: { type: "positional", description: "new backup file (must not exist)", required: true }, ...commonArgs },
+  run: async ({ args }) => {
+    await withStore(args, ({ store }) => {
+      createPrivateFile(args.file);
+      try {
+        vacuumInto(store.db, args.file);
+      } catch (error) {
+        rmSync(args.file, { force: true });
+        throw new CliError(`backup to ${args.file} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+    output(args, { ok: true, file: args.file }, () => `backup written to ${args.file}`);
+  },
+});
+
+/** Opens a file that claims to be a kasa database without changing it; refuses a non-kasa or corrupt one. */
+async function openVerified(file: string): Promise<Db> {
+  if (!existsSync(file)) throw new CliError(`no file at ${file}`);
+  const db = await openDb(file);
+  try {
+    if (!isKasaDb(db)) throw new CliError(`${file} is not a kasa database`);
+    const findings = sqliteFindings(db);
+    if (findings.length > 0) throw new CliError(`${file} is corrupt: ${findings[0]}`);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof CliError) throw error;
+    throw new CliError(`${file} is not a kasa database or is corrupt (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+export const restoreCommand = defineCommand({
+  meta: { name: "restore", description: "Replace a stopped server's database with a checked backup.\n\nExample: kasa restore /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db" },
+  args: { file: { type: "positional", description: "backup file", required: true }, ...commonArgs },
+  run: async ({ args }) => {
+    const target = resolveDbPath(args.db);
+    const source = await openVerified(args.file);
+    const staging = `${target}.restoring`;
+    try {
+      if (existsSync(target)) {
+        const current = await openDb(target);
+        const busy = inUseByOthers(current);
+        current.close();
+        if (busy) throw new CliError(`${target} is in use (stop kasa before restoring)`);
+      }
+      rmSync(staging, { force: true });
+      createPrivateFile(staging);
+      vacuumInto(source, staging);
+    } catch (error) {
+      rmSync(staging, { force: true });
+      if (error instanceof CliError) throw error;
+      throw new CliError(`restore into ${target} failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      source.close();
+    }
+    // The old database's WAL must not be replayed onto the restored file.
+    rmSync(`${target}-wal`, { force: true });
+    rmSync(`${target}-shm`, { force: true });
+    renameSync(staging, target);
+    output(args, { ok: true, db: target }, () => `restored ${args.file} into ${target}`);
+  },
+});
+
+export const checkCommand = defineCommand({
+  meta: { name: "check", description: "SQLite integrity and foreign keys plus kasa's invariants; exit 1 on any finding, one line each.\n\nExample: kasa check --db /var/lib/kasa/kasa.db" },
+  args: { ...commonArgs },
+  run: async ({ args }) => {
+    const findings = await withStore(args, ({ store }) => {
+      const sqlite = sqliteFindings(store.db);
+      // The invariants read rows a damaged file may not return whole; report SQLite's word first.
+      return sqlite.length > 0 ? sqlite : invariantFindings(store.db);
+    });
+    output(args, { ok: findings.length === 0, findings }, () => (findings.length === 0 ? "ok: no findings" : findings.join("\n")));
+    if (findings.length > 0) throw new CliError(`${findings.length} finding${findings.length === 1 ? "" : "s"}`);
+  },
+});

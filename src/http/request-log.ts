@@ -1,0 +1,38 @@
+import type { H3, H3Event } from "h3";
+import { wallNowMs } from "../clock";
+import type { Log } from "../deps";
+
+/** What one answered request looks like to the log and the metrics (product 19). */
+export type RequestRecord = { method: string; route: string; status: number; ms: number; traceId: string | null; partnerId: string | null };
+
+/** The context key the API pipeline sets once a key authenticated, so the request line can name the partner. */
+export const PARTNER_CONTEXT_KEY = "kasaPartnerId";
+
+/**
+ * Observes every request once it is answered: the route is the matched pattern (never the raw path
+ * or query, which may carry tokens), the traceId the one the response carries.
+ */
+export function observeRequests(app: H3, observers: Array<(r: RequestRecord) => void>): void {
+  app.use(async (event: H3Event, next) => {
+    const started = wallNowMs();
+    const res = await next();
+    const record: RequestRecord = {
+      method: event.req.method,
+      route: routeOf(event),
+      status: res instanceof Response ? res.status : event.res.status ?? 200,
+      ms: wallNowMs() - started,
+      traceId: res instanceof Response ? res.headers.get("x-trace-id") : null,
+      partnerId: ((event.context as Record<string, unknown>)[PARTNER_CONTEXT_KEY] as string | undefined) ?? null,
+    };
+    for (const observe of observers) observe(record);
+    return res;
+  });
+}
+
+function routeOf(event: H3Event): string {
+  const route = (event.context as { matchedRoute?: { route?: string } }).matchedRoute?.route;
+  return route === undefined || route === "/**" ? "unmatched" : route;
+}
+
+/** product 19: one log line per request. */
+export const logRequest = (log: Log) => (r: RequestRecord) => log.info("request", r);

@@ -1,0 +1,184 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { runCommand } from "citty";
+import { consola } from "consola";
+import { describe, expect, it, vi } from "vitest";
+import { backupCommand, checkCommand, restoreCommand } from "../../cli/commands/maintenance";
+import { openDb } from "../../src/store/db";
+import { openStore } from "../../src/store/store";
+import { moneyDb, runError, runJson } from "./cli-run";
+
+/** `kasa check` in human form: the lines it printed and whether it failed (exit 1). */
+async function check(db: string): Promise<{ lines: string[]; failed: boolean }> {
+  const lines: string[] = [];
+  const log = vi.spyOn(consola, "log").mockImplementation((...a: unknown[]) => void lines.push(...a.map(String).join(" ").split("\n")));
+  try {
+    await runCommand(checkCommand, { rawArgs: ["--db", db] });
+    return { lines, failed: false };
+  } catch {
+    return { lines, failed: true };
+  } finally {
+    log.mockRestore();
+  }
+}
+
+/** Raw SQL on a closed kasa database, foreign keys off so a test can plant any finding. */
+async function tamper(db: string, sql: string): Promise<void> {
+  const store = await openStore(db);
+  store.db.exec("PRAGMA foreign_keys = OFF");
+  store.db.exec(sql);
+  await store.close();
+}
+
+const PAY = "pay_cli0000000000000001";
+const DELIVERY = (id: string, type: string, subject: string) =>
+  `INSERT INTO webhook_deliveries (id, partner_id, type, body, occurred_at_ms, status, created_at_ms, updated_at_ms)
+   VALUES ('${id}', 'ptn_test', '${type}', '{"id":"${id}","type":"${type}","occurredAt":"2026-03-02T09:00:00.000Z","paymentCode":"${subject}"}', 1, 'delivered', 1, 1);`;
+
+describe("product 19 kasa check", () => {
+  it("a sound database: no findings, exit 0", async () => {
+    const db = await moneyDb();
+    expect(await check(db)).toEqual({ lines: ["ok: no findings"], failed: false });
+  });
+
+  it.each([
+    ["money not conserved (commission + net != amount)", `UPDATE payments SET net_to_partner = 9000 WHERE code = '${PAY}'`, /^money: payment pay_cli0000000000000001 amount 10000 != commission 199 \+ net 9000$/],
+    ["refunded amount disagrees with the approved refunds", `UPDATE payments SET refunded_amount = 0 WHERE code = '${PAY}'`, /^money: payment pay_cli0000000000000001 records 0 refunded/],
+    [
+      "refunds above the capture",
+      `UPDATE refunds SET amount = 20000 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 20000 WHERE code = '${PAY}'`,
+      /^refunds: payment pay_cli0000000000000001 has 20000 refunded against a capture of 10000$/,
+    ],
+    ["refund of a payment never captured", `UPDATE refunds SET payment_code = 'pay_cli0000000000000002', amount = 0 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 0; INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, created_at_ms, updated_at_ms) VALUES ('rfd_x', 'pay_cli0000000000000002', 'ptn_test', 'R-X', 'void', 'pending', 5, 1, 1)`, /^refunds: payment pay_cli0000000000000002 has 5 refunded against a capture of 0$/],
+    ["two outbox rows for one event", DELIVERY("whd_a", "payment.captured", PAY) + DELIVERY("whd_b", "payment.captured", PAY), /^outbox: 2 rows for one payment.captured event of pay_cli0000000000000001$/],
+    ["an outbox row carrying another event's id", DELIVERY("whd_a", "payment.captured", PAY).replace('{"id":"whd_a"', '{"id":"whd_z"'), /^outbox: delivery whd_a carries another event's id$/],
+    ["a foreign key to nothing", `UPDATE payments SET terminal_id = 'T-GONE' WHERE code = '${PAY}'`, /^foreign key: a row of payments points at a missing terminals row$/],
+  ])("finds %s: one line, exit 1", async (_name, sql, line) => {
+    const db = await moneyDb();
+    await tamper(db, sql);
+    const r = await check(db);
+    expect(r.failed).toBe(true);
+    expect(r.lines).toHaveLength(1);
+    expect(r.lines[0]).toMatch(line);
+  });
+
+  it("repeated refund and test events are not duplicates", async () => {
+    const db = await moneyDb();
+    await tamper(db, DELIVERY("whd_a", "refund.approved", PAY) + DELIVERY("whd_b", "refund.approved", PAY) + DELIVERY("whd_c", "webhook.test", PAY) + DELIVERY("whd_d", "webhook.test", PAY));
+    expect((await check(db)).failed).toBe(false);
+  });
+
+  it("finds a damaged index (integrity_check)", async () => {
+    const db = await moneyDb();
+    const store = await openStore(db);
+    const { root } = store.db.prepare("SELECT rootpage AS root FROM sqlite_master WHERE name = 'payments_by_partner'").get<{ root: number }>()!;
+    const { size } = store.db.prepare("SELECT page_size AS size FROM pragma_page_size").get<{ size: number }>()!;
+    store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    await store.close();
+    // Garble the index's key bytes (the end of its page), as a torn write would: the table and the index disagree.
+    const bytes = readFileSync(db);
+    for (let i = root * size - size / 2; i < root * size; i++) bytes[i] = 0x41;
+    writeFileSync(db, bytes);
+    const r = await check(db);
+    expect(r.failed).toBe(true);
+    expect(r.lines.length).toBeGreaterThan(0);
+    expect(r.lines.every((l) => l.startsWith("integrity: "))).toBe(true);
+  });
+});
+
+describe("product 19 kasa backup", () => {
+  it("writes a 0600 copy that passes check and holds every row, while another connection keeps writing", async () => {
+    const db = await moneyDb();
+    const writer = await openStore(db);
+    let n = 0;
+    let writing = true;
+    const load = (async () => {
+      while (writing) await writer.write((tx) => tx.meta.set(`load.${++n}`, "x"));
+    })();
+    const file = join(dirname(db), "backup.db");
+    await runJson(backupCommand, [file, "--db", db]);
+    writing = false;
+    await load;
+    await writer.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await check(file)).failed).toBe(false);
+    const copy = await openStore(file);
+    expect(copy.db.prepare("SELECT COUNT(*) AS n FROM payments").get()).toEqual({ n: 3 });
+    await copy.close();
+  });
+
+  it.each([
+    ["a directory that does not exist", (dir: string) => join(dir, "no-such-dir", "b.db"), /^cannot write .*no-such-dir\/b\.db \(ENOENT\)$/],
+    ["an existing file", (dir: string) => (writeFileSync(join(dir, "taken.db"), "keep"), join(dir, "taken.db")), /already exists/],
+  ])("refuses %s: one line, exit 1, nothing changed", async (_name, pathFor, message) => {
+    const db = await moneyDb();
+    const file = pathFor(dirname(db));
+    const before = existsSync(file) ? readFileSync(file, "utf8") : null;
+    const err = await runError(backupCommand, [file, "--db", db]);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toContain("\n");
+    expect(existsSync(file) ? readFileSync(file, "utf8") : null).toBe(before);
+  });
+});
+
+describe("product 19 kasa restore", () => {
+  it("restores a backup into a new path; the result passes check", async () => {
+    const db = await moneyDb();
+    const file = join(dirname(db), "b.db");
+    await runJson(backupCommand, [file, "--db", db]);
+    const target = join(dirname(db), "restored.db");
+    await runJson(restoreCommand, [file, "--db", target]);
+    expect((await check(target)).failed).toBe(false);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it("replaces a stopped database", async () => {
+    const db = await moneyDb();
+    const file = join(dirname(db), "b.db");
+    await runJson(backupCommand, [file, "--db", db]);
+    await tamper(db, "DELETE FROM webhook_deliveries; DELETE FROM refunds; DELETE FROM payments");
+    await runJson(restoreCommand, [file, "--db", db]);
+    const store = await openStore(db);
+    expect(store.db.prepare("SELECT COUNT(*) AS n FROM payments").get()).toEqual({ n: 3 });
+    await store.close();
+  });
+
+  it("refuses a database in use: exit 1, nothing changed", async () => {
+    const db = await moneyDb();
+    const file = join(dirname(db), "b.db");
+    await runJson(backupCommand, [file, "--db", db]);
+    const server = await openStore(db);
+    await server.write((tx) => tx.meta.set("marker", "live"));
+    const err = await runError(restoreCommand, [file, "--db", db]);
+    expect(err).toEqual({ exitCode: 1, message: `${db} is in use (stop kasa before restoring)` });
+    expect(server.q.meta.get("marker")).toBe("live");
+    await server.close();
+  });
+
+  it.each([
+    ["a text file", (f: string) => writeFileSync(f, "not a database at all, just words ".repeat(200)), /is not a kasa database/],
+    ["another SQLite database", async (f: string) => {
+      const other = await openDb(f);
+      other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
+      other.close();
+    }, /is not a kasa database/],
+    ["a corrupt kasa database", "corrupt" as const, /is (corrupt|not a kasa database or is corrupt)/],
+  ])("refuses %s: exit 1, the target unchanged", async (_name, make: "corrupt" | ((f: string) => unknown), message) => {
+    const db = await moneyDb();
+    const file = join(dirname(db), "bad.db");
+    if (make === "corrupt") {
+      await runJson(backupCommand, [file, "--db", db]);
+      const bytes = readFileSync(file);
+      // Garble every page after the first: the header still says SQLite, the b-trees are gone.
+      for (let i = 4096; i < bytes.length; i += 7) bytes[i] = 0xa5;
+      writeFileSync(file, bytes);
+    } else await make(file);
+    const before = readFileSync(db);
+    const err = await runError(restoreCommand, [file, "--db", db]);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toContain("\n");
+    expect(readFileSync(db).equals(before)).toBe(true);
+  });
+});

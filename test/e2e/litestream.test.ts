@@ -1,0 +1,97 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { request } from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/store";
+
+// product 19 / issue 20: Litestream (installed from npm, a devDependency) replicating kasa's database
+// to a file replica while kasa serves under load; then a restore from the replica alone.
+
+const BINARY = "dist/kasa";
+const LITESTREAM = "node_modules/@flydotio/litestream-linux-x64/litestream";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+function createPayment(port: number, key: string, txCode: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const data = JSON.stringify({ amount: 10_000, partnerTxCode: txCode, terminalId: "T-1001", returnUrl: "https://shop.example/done" });
+    const req = request(
+      { host: "127.0.0.1", port, path: "/v1/payments", method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += String(d)));
+        res.on("end", () => resolve(res.statusCode === 201 ? (JSON.parse(text).paymentCode as string) : null));
+      },
+    );
+    req.on("error", () => resolve(null));
+    req.end(data);
+  });
+}
+
+describe("product 19 Litestream: disaster recovery copy of a serving kasa", () => {
+  it("every payment acknowledged more than a second before the copy stopped is in the restored database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kasa-litestream-"));
+    const db = join(dir, "kasa.db");
+    const replica = `file://${join(dir, "replica")}`;
+    const port = await freePort();
+    const kasa = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--limits", "off", "--log-format", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    kasa.stdout.on("data", (d) => (out += String(d)));
+    kasa.stderr.on("data", (d) => (out += String(d)));
+    const kasaExited = new Promise((resolve) => kasa.on("exit", resolve));
+    const deadline = Date.now() + 20_000;
+    while (!/API key:\s+(\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const key = /API key:\s+(\S+)/.exec(out)![1]!;
+
+    const litestream = spawn(LITESTREAM, ["replicate", db, replica], { stdio: ["ignore", "pipe", "pipe"] });
+    let lsOut = "";
+    litestream.stdout.on("data", (d) => (lsOut += String(d)));
+    litestream.stderr.on("data", (d) => (lsOut += String(d)));
+    const lsExited = new Promise((resolve) => litestream.on("exit", resolve));
+
+    const acked: Array<{ code: string; at: number }> = [];
+    let n = 0;
+    let running = true;
+    const worker = async () => {
+      while (running) {
+        const code = await createPayment(port, key, `ls-${++n}`);
+        if (code) acked.push({ code, at: Date.now() });
+      }
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    await new Promise((r) => setTimeout(r, 4_000));
+    // The machine is lost: the copy stops abruptly while kasa is still taking payments.
+    litestream.kill("SIGKILL");
+    const stoppedAt = Date.now();
+    await lsExited;
+    await new Promise((r) => setTimeout(r, 300));
+    running = false;
+    await Promise.all(workers);
+    kasa.kill("SIGTERM");
+    await kasaExited;
+
+    const restored = join(dir, "restored.db");
+    const r = spawnSync(LITESTREAM, ["restore", "-o", restored, replica], { encoding: "utf8", timeout: 30_000 });
+    expect(r.status, `${r.stderr}\n${lsOut}`).toBe(0);
+    const store = await openStore(restored);
+    const due = acked.filter((a) => a.at < stoppedAt - 1_000);
+    const missing = due.filter((a) => store.db.prepare("SELECT 1 FROM payments WHERE code = ?").get(a.code) === undefined);
+    const integrity = store.db.prepare("PRAGMA integrity_check").get();
+    await store.close();
+    expect(due.length).toBeGreaterThan(50);
+    expect(missing).toEqual([]);
+    expect(integrity).toEqual({ integrity_check: "ok" });
+  }, 90_000);
+});
