@@ -332,3 +332,7 @@ CREATE TRIGGER IF NOT EXISTS api_keys_catalog_delete AFTER DELETE ON api_keys BE
 CREATE TRIGGER IF NOT EXISTS partners_catalog_insert AFTER INSERT ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
 CREATE TRIGGER IF NOT EXISTS partners_catalog_update AFTER UPDATE ON partners WHEN NEW.link_seq IS OLD.link_seq BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
 CREATE TRIGGER IF NOT EXISTS partners_catalog_delete AFTER DELETE ON partners BEGIN UPDATE catalog_version SET version = version + 1 WHERE id = 1; END;
+
+-- `kasa webhooks tail` (issue 22) follows new deliveries and attempts by these, never by a scan.
+CREATE INDEX IF NOT EXISTS deliveries_by_created ON webhook_deliveries(created_at_ms, id);
+CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);

@@ -8,6 +8,8 @@ import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
 import { logRequest, observeRequests } from "./http/request-log";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
+import { sandboxBuyer, type SandboxBuyer } from "./http/sandbox/simulate";
+import { invariant } from "./invariant";
 import { createIds } from "./ids";
 import type { Registry } from "./metrics";
 import { Sensitive } from "./sensitive";
@@ -60,6 +62,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     bank: createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }),
   };
   const api = apiRoutes(deps);
+  // The sandbox buyer (product 21) drives this very app in-process, once it exists.
+  let buyer: SandboxBuyer | undefined;
   if (opts.config.mode === "sandbox" && opts.clock instanceof SandboxClock) {
     const clock = opts.clock;
     api.push(
@@ -70,12 +74,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
           await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
           await timers.runDue();
         },
+      }, () => {
+        invariant(buyer !== undefined, "the sandbox buyer exists once the app does");
+        return buyer;
       }),
     );
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
   const app = createApp(deps, api, [...healthRoutes(deps), ...pageRoutes(deps)]);
+  buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);
   const metrics = createServiceMetrics(deps);
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);
   return {

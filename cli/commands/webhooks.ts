@@ -11,7 +11,9 @@ import {
 } from "../../src/domain/webhooks/service";
 import type { DeliveryJson } from "../../src/domain/webhooks/view";
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
+import { tailWebhooks, type TailLine } from "../../src/domain/webhooks/tail";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { escapeControls } from "../escape";
 
 // The commands only write the outbox; the running server's sweep picks queued rows up within
 // seconds (or its next start does), so these are safe while it runs (product 14).
@@ -117,7 +119,40 @@ const test = defineCommand({
     ),
 });
 
+const describeTailLine = (l: TailLine): string =>
+  l.kind === "delivery"
+    ? `${when(l.createdAt)}  ${l.id}  ${l.partnerId}  ${l.type}  queued`
+    : `${when(l.startedAt)}  ${l.deliveryId}  ${l.partnerId}  ${l.type}  attempt ${l.n}: ${l.outcome}` +
+      `${l.httpStatus === null ? "" : ` HTTP ${l.httpStatus}`}${l.latencyMs === null ? "" : ` in ${l.latencyMs} ms`}${l.error ? ` (${l.error})` : ""}`;
+
+const tail = defineCommand({
+  meta: {
+    name: "tail",
+    description:
+      "Follow new deliveries and their attempts as the running server makes them (Ctrl-C stops).\n\nExample: kasa webhooks tail --partner ptn_demo --db kasa-sandbox.db",
+  },
+  args: { partner: { type: "string", description: "only this partner's webhooks" }, ...commonArgs },
+  run: ({ args }) =>
+    withStore(args, async ({ store }) => {
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+      try {
+        await tailWebhooks(store.q, {
+          partnerId: args.partner ?? null,
+          signal: stop.signal,
+          // NDJSON with --json; otherwise one line each, partner text escaped (product 23).
+          emit: (line) => process.stdout.write(`${args.json ? JSON.stringify(line) : escapeControls(describeTailLine(line))}\n`),
+        });
+      } finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
+    }),
+});
+
 export const webhooksCommand = defineCommand({
-  meta: { name: "webhooks", description: "Inspect and resend webhook deliveries (product 11).\n\nExample: kasa webhooks list --status failed" },
-  subCommands: { list, show, resend, test },
+  meta: { name: "webhooks", description: "Inspect, resend and follow webhook deliveries (product 11, 21).\n\nExample: kasa webhooks list --status failed" },
+  subCommands: { list, show, resend, test, tail },
 });

@@ -9,6 +9,8 @@ import { createLinkBody } from "../domain/payment-links/schema";
 import { createPayment, getPayment, getPaymentByTxCode } from "./handlers/payments";
 import { createPaymentBody } from "../domain/payments/schema";
 import { getRefund, postRefund } from "./handlers/refunds";
+import { simulateLink, simulateLinkBody, simulatePayment, simulatePaymentBody } from "./handlers/sandbox-simulate";
+import type { SandboxBuyer } from "./sandbox/simulate";
 import { refundBody } from "../domain/refunds/schema";
 
 // The whole API as one table (DESIGN.md): method, path, gate, budgets, Retry-After, body schema,
@@ -39,10 +41,12 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
   ];
 }
 
-/** product 13: only in sandbox mode; elsewhere these paths are plain 404s. */
-export function sandboxRoutes(clock: SandboxClockControl): ApiRoute[] {
+/** product 13, 21: only in sandbox mode; elsewhere these paths are plain 404s. */
+export function sandboxRoutes(clock: SandboxClockControl, buyer: () => SandboxBuyer): ApiRoute[] {
   return [
     { method: "GET", path: "/sandbox/clock", gate: false, budgets: [], retryAfterS: null, handle: getClock(clock) },
     { method: "POST", path: "/sandbox/clock", gate: false, budgets: [], retryAfterS: null, body: moveClockBody, handle: moveClock(clock) as ApiRoute["handle"] },
+    { method: "POST", path: "/sandbox/payments/:paymentCode/simulate", gate: false, budgets: [], retryAfterS: null, body: simulatePaymentBody, handle: simulatePayment(buyer) as ApiRoute["handle"] },
+    { method: "POST", path: "/sandbox/payment-links/:id/simulate", gate: false, budgets: [], retryAfterS: null, body: simulateLinkBody, handle: simulateLink(buyer) as ApiRoute["handle"] },
   ];
 }

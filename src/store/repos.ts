@@ -11,6 +11,7 @@ import { apiKeysSql, partnersSql } from "./partners-sql";
 import { paymentsSql } from "./payments-sql";
 import { refundsSql } from "./refunds-sql";
 import { settlementSql } from "./settlement-sql";
+import { webhookTailSql } from "./webhook-tail-sql";
 import { webhooksSql } from "./webhooks-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
@@ -27,6 +28,7 @@ export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
     catalog: { ...catalog, psp: cache.memo(catalog.psp), connection: cache.memo(catalog.connection), terminal: cache.memo(catalog.terminal) },
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
+    webhookTail: webhookTailSql(db),
     links: linksSql(db),
     linkCheckout: linkCheckoutSql(db),
     payments: paymentsSql(db),

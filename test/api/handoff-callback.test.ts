@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
-import type { HtmlForm, Outcome } from "../support/form-client";
+import type { HtmlForm, Outcome } from "../../src/http/sandbox/form-client";
 import { harness, T0, type Harness } from "../support/harness";
 import { answerAcs, clientOf, createPayment, eventsOf, handOff, linkPaymentOf, pay, paymentRow, seedWith } from "./payments-flow";
 

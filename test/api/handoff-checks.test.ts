@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
-import type { Outcome } from "../support/form-client";
+import type { Outcome } from "../../src/http/sandbox/form-client";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, clientOf, createPayment, CVV, handOff, pageCode, paymentRow, seedWith, tightenConnection } from "./payments-flow";
 

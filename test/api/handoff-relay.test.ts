@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
 import { harness, T0, type Harness } from "../support/harness";
-import type { Outcome } from "../support/form-client";
+import type { Outcome } from "../../src/http/sandbox/form-client";
 import {
   answerAcs,
   createPayment,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_BINS, TEST_CARDS } from "../../src/bank/sim/test-cards";
-import type { Outcome, Visit } from "../support/form-client";
+import type { Outcome, Visit } from "../../src/http/sandbox/form-client";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, createPayment, eventsOf, handOff, pageCode, paymentRow, RETURN_URL, seedWith } from "./payments-flow";
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { decodeEntities, formClient, type HtmlForm, type Outcome, type Visit } from "../support/form-client";
+import { decodeEntities, formClient, type HtmlForm, type Outcome, type Visit } from "../../src/http/sandbox/form-client";
 import type { Harness } from "../support/harness";
 
 // Shared steps of the hosted link page tests (not a test file itself): a buyer's browser without

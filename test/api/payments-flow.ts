@@ -3,7 +3,7 @@ import { markOpened } from "../../src/domain/payment-links/service";
 import { createLinkPayment } from "../../src/domain/payments/create";
 import type { PaymentRow } from "../../src/store/payments-sql";
 import { TEST_SEED } from "../support/fixtures";
-import { formClient, type Outcome } from "../support/form-client";
+import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { Harness, Reply } from "../support/harness";
 
 // Shared steps of the payment and handoff API tests (not a test file itself).

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { HOUR_MS, MINUTE_MS } from "../../src/limits";
 import { OTHER_KEY } from "../support/fixtures";
-import { formClient } from "../support/form-client";
+import { formClient } from "../../src/http/sandbox/form-client";
 import { harness, type Harness } from "../support/harness";
 import { BASE, capture } from "../support/kasa-process";
 import { MONEY_SEED } from "../support/money-fixtures";

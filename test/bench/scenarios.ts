@@ -1,4 +1,4 @@
-import { formClient } from "../support/form-client";
+import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
 import { BENCH_KEY, TERMINAL, seedDb, type BenchSeed } from "./seed-db";
 import { HOST, cpuSeconds, freePort, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";

@@ -6,7 +6,7 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, sandboxClockFor } from "../../src/runtime";
 import { openStore } from "../../src/store/store";
-import { formClient } from "./form-client";
+import { formClient } from "../../src/http/sandbox/form-client";
 import { apiRequester, runtimeControls, type Reply } from "./harness";
 
 // One kasa "process" on a database FILE, for restart tests (refunds, day end): open, run, close,

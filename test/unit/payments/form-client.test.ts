@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEntities, formClient, parseAttributes, parseForms } from "../../support/form-client";
+import { decodeEntities, formClient, parseAttributes, parseForms } from "../../../src/http/sandbox/form-client";
 
 // The test client itself (test/support/form-client.ts): what it reads from a page.
 

@@ -1,5 +1,5 @@
 /**
- * A browser-less, form-following client (DESIGN test support): it reads HTML forms with a small
+ * A browser-less, form-following client (the sandbox buyer of product 21, and the tests): it reads HTML forms with a small
  * regex parser, submits them like a browser WITHOUT JavaScript would, follows auto-submitting
  * forms through their <noscript> button, and follows redirects while they stay on the app's own
  * origins. It stops at the first redirect that leaves them (the partner's returnUrl) and reports

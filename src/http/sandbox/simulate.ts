@@ -1,0 +1,48 @@
+import { formClient, type FetchLike, type Outcome } from "./form-client";
+
+// Product 21: the buyer's side of a payment, run headlessly in sandbox mode. It is a browser
+// without JavaScript pointed at kasa's own pages, in-process: it posts the card to the handoff
+// relay (or a link's card form), follows the auto-submitting form to the simulated bank's ACS,
+// types the one-time code, and follows the bank's signed callback to its end. The same relay, bank
+// and callback code a real browser reaches runs, with its attempt counting, limits and webhooks:
+// nothing here writes a payment's state itself.
+
+export type SimulatedCard = { pan: string; expireMonth: string; expireYear: string; cv2: string };
+
+/** Where the buyer's journey ended: the code its error page showed, or "acs" once the bank's page was answered. */
+export type JourneyEnd = { stage: "refused"; code: string | null } | { stage: "acs" };
+
+const PAGE_CODE = /Hata kodu<\/dt><dd><code>([^<]+)<\/code>/;
+
+/** A page that stopped the journey before the bank's step: its code (null on the generic pages of interface 4.7). */
+function refusal(out: Outcome): JourneyEnd {
+  return { stage: "refused", code: out.page ? (PAGE_CODE.exec(out.page.body)?.[1] ?? null) : null };
+}
+
+/** The bank's ACS page: answer it with `otp` and follow the callback; anything else is a refusal. */
+async function answerAcs(client: ReturnType<typeof formClient>, out: Outcome, otp: string): Promise<JourneyEnd> {
+  const form = out.page?.forms.find((f) => f.fields.some((field) => field.name === "otp") || f.action.includes("/sim-bank/"));
+  if (!out.page || out.page.status !== 200 || !form) return refusal(out);
+  await client.submit(form, { otp }, "confirm");
+  return { stage: "acs" };
+}
+
+export function sandboxBuyer(fetchSelf: FetchLike, baseUrl: string) {
+  const client = formClient(fetchSelf, [baseUrl]);
+  return {
+    /** A cardless payment: the card to the relay, then the 3D step. */
+    async payPayment(paymentRef: string, card: SimulatedCard, otp: string): Promise<JourneyEnd> {
+      const out = await client.post(`${baseUrl}/handoff`, { paymentRef, ...card });
+      return answerAcs(client, out, otp);
+    },
+    /** A payment link: open its page, post the card form with the chosen count, then the 3D step. */
+    async payLink(token: string, card: SimulatedCard, installment: number, otp: string): Promise<JourneyEnd> {
+      const page = await client.get(`${baseUrl}/l/${encodeURIComponent(token)}`);
+      if (!page.page || page.page.status !== 200) return refusal(page);
+      const out = await client.post(`${baseUrl}/l/${encodeURIComponent(token)}/pay`, { ...card, installment: String(installment) });
+      return answerAcs(client, out, otp);
+    },
+  };
+}
+
+export type SandboxBuyer = ReturnType<typeof sandboxBuyer>;
