@@ -15,6 +15,7 @@ import { seedCommand } from "./commands/seed";
 import { sandboxCommand, serveCommand } from "./commands/serve";
 import { terminalsCommand } from "./commands/terminals";
 import { versionCommand } from "./commands/version";
+import { openapiCommand } from "./commands/openapi";
 import { webhooksCommand } from "./commands/webhooks";
 
 /** product 14: every subcommand works on the same database file as the server. */
@@ -40,6 +41,7 @@ export const root = defineCommand({
     backup: backupCommand,
     restore: restoreCommand,
     check: checkCommand,
+    openapi: openapiCommand,
     version: versionCommand,
   },
 });

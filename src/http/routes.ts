@@ -50,3 +50,14 @@ export function sandboxRoutes(clock: SandboxClockControl, buyer: () => SandboxBu
     { method: "POST", path: "/sandbox/payment-links/:id/simulate", gate: false, budgets: [], retryAfterS: null, body: simulateLinkBody, handle: simulateLink(buyer) as ApiRoute["handle"] },
   ];
 }
+
+/**
+ * Every API operation, sandbox ones included, for the OpenAPI description (issue 21): the sandbox
+ * routes' controls are never called here.
+ */
+export function documentedRoutes(): ApiRoute[] {
+  const unused = (): never => {
+    throw new Error("documentation only");
+  };
+  return [...apiRoutes(undefined as never), ...sandboxRoutes({ nowMs: unused, moveTo: unused }, unused)];
+}

@@ -80,4 +80,13 @@ describe("issue 10 end to end: operator commands of the compiled binary", () => 
     expect(r.out).toMatch(/^ {2}serve +Run the service\.$/m);
     expect(r.out.split("\n").filter((l) => l.length > 100)).toEqual([]);
   });
+
+  it("issue 21: kasa openapi prints the OpenAPI 3.1 document from the binary", async () => {
+    const r = await run(["openapi", "--base-url", "https://pay.example"]);
+    expect(r.code, r.err).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc).toMatchObject({ openapi: "3.1.0", servers: [{ url: "https://pay.example" }] });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/payments", "/v1/payments/{paymentCode}", "/sandbox/payments/{paymentCode}/simulate"]));
+    expect(doc.paths["/v1/payments"].post.responses["201"].content["application/json"].example.paymentCode).toMatch(/^pay_/);
+  });
 });

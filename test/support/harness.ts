@@ -8,6 +8,7 @@ import { createJsonLog, memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
 import { openStore, type Store } from "../../src/store/store";
 import { TEST_SEED, TEST_KEY } from "./fixtures";
+import { checkAgainstOpenApi } from "./openapi-check";
 
 export const T0 = Date.parse("2026-11-20T09:00:00.000Z");
 
@@ -53,6 +54,8 @@ export function apiRequester(app: App, log: { lines: string[] }, allow500 = fals
       json = undefined;
     }
     if (res.status === 500 && !allow500) throw new Error(`unexpected 500 on ${method} ${path}: ${text}\n${log.lines.join("\n")}`);
+    // Issue 21: every answer matches the OpenAPI description of its operation.
+    if (json !== undefined || res.status === 204) checkAgainstOpenApi(method, path.split("?")[0]!, res.status, res.headers, json);
     return { status: res.status, headers: res.headers, text, json };
   };
 }
