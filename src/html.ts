@@ -1,4 +1,4 @@
-import { Sensitive } from "../../sensitive";
+import { Sensitive } from "./sensitive";
 
 /**
  * Markup that is already safe to emit. Only `html` and `raw()` make one, so a plain string that
