@@ -13,6 +13,7 @@ import { refundsCommand } from "./commands/refunds";
 import { seedCommand } from "./commands/seed";
 import { sandboxCommand, serveCommand } from "./commands/serve";
 import { terminalsCommand } from "./commands/terminals";
+import { usersCommand } from "./commands/users";
 import { versionCommand } from "./commands/version";
 import { webhooksCommand } from "./commands/webhooks";
 
@@ -36,6 +37,7 @@ export const root = defineCommand({
     installments: installmentsCommand,
     payouts: payoutsCommand,
     dayend: dayendCommand,
+    users: usersCommand,
     version: versionCommand,
   },
 });

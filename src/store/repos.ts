@@ -11,6 +11,7 @@ import { paymentsSql } from "./payments-sql";
 import { refundsSql } from "./refunds-sql";
 import { settlementSql } from "./settlement-sql";
 import { webhooksSql } from "./webhooks-sql";
+import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
 export function createRepos(db: Db) {
@@ -28,6 +29,9 @@ export function createRepos(db: Db) {
     operator: operatorSql(db),
     refunds: refundsSql(db),
     settlement: settlementSql(db),
+    panelUsers: panelUsersSql(db),
+    panelSessions: panelSessionsSql(db),
+    panelAudit: panelAuditSql(db),
   };
 }
 

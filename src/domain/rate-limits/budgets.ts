@@ -79,6 +79,12 @@ export const BUDGETS = {
     scope: "key",
     covers: "payment lookups, refunds and payment-acceptance, per API key",
   },
+  "panel.login.ip": {
+    limit: 10,
+    windowMs: MINUTE_MS,
+    scope: "ip",
+    covers: "POST /panel/login (merchant panel, product 18), per source IP",
+  },
 } as const satisfies Record<string, BudgetSpec>;
 
 export type BudgetName = keyof typeof BUDGETS;

@@ -12,7 +12,7 @@ const SERVE = { off: false, sandbox: false };
 const SANDBOX = { off: false, sandbox: true };
 
 describe("product 12: the budget table", () => {
-  it("has the ten budgets with the defaults and windows of the table", () => {
+  it("has the ten budgets of the table, and product 18's panel login budget", () => {
     const table = Object.fromEntries(
       BUDGET_NAMES.map((name) => [name, [BUDGETS[name].limit, BUDGETS[name].windowMs / 60_000]]),
     );
@@ -27,6 +27,7 @@ describe("product 12: the budget table", () => {
       "links.ip": [120, 1],
       "installments.partner": [120, 1],
       "reads.key": [300, 1],
+      "panel.login.ip": [10, 1],
     });
   });
 
