@@ -5,6 +5,7 @@ import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import { pageRoutes } from "./http/page-routes";
+import { panelRoutes } from "./panel/routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { createIds } from "./ids";
 import { Sensitive } from "./sensitive";
@@ -69,7 +70,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
-  const app = createApp(deps, api, pageRoutes(deps));
+  // product 18: the merchant panel sits beside the other pages, on the same pipeline.
+  const app = createApp(deps, api, [...pageRoutes(deps), ...panelRoutes(deps)]);
   return {
     deps,
     app,

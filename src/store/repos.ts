@@ -11,6 +11,7 @@ import { paymentsSql } from "./payments-sql";
 import { refundsSql } from "./refunds-sql";
 import { settlementSql } from "./settlement-sql";
 import { webhooksSql } from "./webhooks-sql";
+import { panelSql } from "./panel-sql";
 import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
@@ -32,6 +33,7 @@ export function createRepos(db: Db) {
     panelUsers: panelUsersSql(db),
     panelSessions: panelSessionsSql(db),
     panelAudit: panelAuditSql(db),
+    panel: panelSql(db),
   };
 }
 

@@ -73,11 +73,9 @@ export async function resumeSession(deps: Deps, sessionId: Sensitive<string>): P
   return { user, idHash, csrfToken: row.csrfToken };
 }
 
-export async function logout(deps: Deps, session: PanelSession, ip: string): Promise<void> {
-  await deps.store.write((tx) => {
-    tx.panelSessions.remove(session.idHash);
-    recordAudit(tx, session.user, { action: "logout", target: null, outcome: "ok", ip }, deps.clock.nowMs());
-  });
+/** Ends the session server-side: the cookie, if kept or stolen, opens nothing afterwards. */
+export async function logout(deps: Deps, session: PanelSession): Promise<void> {
+  await deps.store.write((tx) => tx.panelSessions.remove(session.idHash));
 }
 
 async function logoutById(deps: Deps, sessionId: Sensitive<string>): Promise<void> {

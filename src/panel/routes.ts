@@ -1,0 +1,11 @@
+import type { Deps } from "../deps";
+import type { PageRoute } from "../http/page";
+import { accountPages } from "./account";
+import { adminPages } from "./admin";
+import { loginPages } from "./login";
+import { paymentPages } from "./payments";
+
+/** Product 18: the merchant panel under /panel/, every row on the page pipeline with its auth column. */
+export function panelRoutes(deps: Deps): PageRoute[] {
+  return [...loginPages(deps), ...accountPages(deps), ...paymentPages(deps), ...adminPages(deps)];
+}
