@@ -35,6 +35,8 @@ type NavItem = { href: string; label: string; role: PanelRole };
 const NAV: readonly NavItem[] = [
   { href: "/panel/", label: "Özet", role: "viewer" },
   { href: "/panel/payments", label: "Ödemeler", role: "viewer" },
+  { href: "/panel/links", label: "Bağlantılar", role: "viewer" },
+  { href: "/panel/webhooks", label: "Webhook'lar", role: "viewer" },
   { href: "/panel/acceptance", label: "Ödeme kabulü", role: "viewer" },
   { href: "/panel/keys", label: "API anahtarları", role: "admin" },
   { href: "/panel/users", label: "Kullanıcılar", role: "admin" },
