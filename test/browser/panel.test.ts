@@ -7,6 +7,8 @@ import { DEMO_PANEL_EMAIL } from "../../src/domain/users/demo";
 import { DAY_MS } from "../../src/limits";
 import { api, capturedPayment, startPanelKasa, type PanelKasa } from "./panel-servers";
 import { ensureChromium } from "./setup";
+import { startReceiver, type Receiver } from "../unit/webhooks/receiver";
+import { SECRET, setWebhook } from "../unit/webhooks/support";
 
 // Issue 19 acceptance: the merchant panel (product 18) in real headless Chromium (Debian's, driven
 // by playwright-core) over real HTTP: log in by keyboard, today's payments, a partial refund after
@@ -172,12 +174,63 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     expect((await api(kasa, "GET", "/v1/payment-acceptance", undefined, key)).status).toBe(401);
   });
 
+  it("creates a link with items, copies its URL, and cancels it", async () => {
+    await page.goto(`${kasa.baseUrl}/panel/links`);
+    await checkPage("links");
+    await page.getByLabel("Tutar (TL)", { exact: true }).fill("150,00");
+    await page.getByLabel("Açıklama").fill("Sipariş 9");
+    await page.getByLabel("Kalem 1 adı").fill("Çay seti");
+    await page.getByLabel("Kalem 1 tutarı (TL)").fill("100");
+    await page.getByLabel("Kalem 2 adı").fill("Kargo");
+    await page.getByLabel("Kalem 2 tutarı (TL)").fill("50");
+    await page.getByRole("button", { name: "Bağlantı oluştur" }).click();
+    const url = await page.locator("#new-link-url").innerText();
+    const id = await page.locator(".notice code").first().innerText();
+    expect(await page.locator(`#url-${id}`).inputValue()).toBe(url);
+    await shot("link-created");
+    expect((await api(kasa, "GET", `/v1/payment-links/${id}`)).json.items).toHaveLength(2);
+    await page.getByRole("button", { name: `İptal et: ${id}` }).click();
+    expect((await api(kasa, "GET", `/v1/payment-links/${id}`)).json.status).toBe("cancelled");
+  });
+
+  it("resends a failed webhook and sends a test one: the loopback receiver gets both, correctly signed", async () => {
+    const receiver: Receiver = await startReceiver({ secret: SECRET });
+    try {
+      const deps = kasa.runtime.deps;
+      await setWebhook({ store: deps.store, clock: deps.clock, deps }, "ptn_demo", receiver.url);
+      // Every delivery fails until the receiver is reset (older ones, if due, fail with it).
+      receiver.script(...Array.from({ length: 20 }, () => ({ status: 410 })));
+      await page.goto(`${kasa.baseUrl}/panel/webhooks`);
+      await page.getByRole("button", { name: "webhook.test gönder" }).click();
+      const failedId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+      await deps.timers.runDue();
+      await page.reload();
+      expect(await page.locator("#delivery-status").innerText()).toBe("failed");
+      await checkPage("webhook-failed");
+      receiver.reset();
+      await page.getByRole("button", { name: "Yeniden gönder" }).click();
+      await deps.timers.runDue();
+      await page.reload();
+      expect(await page.locator("#delivery-status").innerText()).toBe("delivered");
+      await page.goto(`${kasa.baseUrl}/panel/webhooks`);
+      await checkPage("webhooks");
+      await page.getByRole("button", { name: "webhook.test gönder" }).click();
+      const testId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+      await deps.timers.runDue();
+      const got = (id: string) => receiver.deliveries.filter((d) => d.headers["x-service-delivery-id"] === id);
+      expect(got(failedId).map((d) => [JSON.parse(d.rawBody).type, d.verified])).toEqual([["webhook.test", true]]);
+      expect(got(testId).map((d) => [JSON.parse(d.rawBody).type, d.verified])).toEqual([["webhook.test", true]]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("users, the audit log and a refusal page pass axe and the Tab walk too", async () => {
     await page.goto(`${kasa.baseUrl}/panel/users`);
     await checkPage("users");
     await page.goto(`${kasa.baseUrl}/panel/audit`);
     const log = await page.locator("main").innerText();
-    for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke"]) expect(log).toContain(action);
+    for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke", "link.create", "link.cancel", "webhook.test", "webhook.resend"]) expect(log).toContain(action);
     await checkPage("audit");
     await page.goto(`${kasa.baseUrl}/panel/payments/pay_00000000000000000000`);
     expect(await page.locator("main").innerText()).toContain("payment_not_found");
