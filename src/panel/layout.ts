@@ -35,6 +35,7 @@ type NavItem = { href: string; label: string; role: PanelRole };
 const NAV: readonly NavItem[] = [
   { href: "/panel/", label: "Özet", role: "viewer" },
   { href: "/panel/payments", label: "Ödemeler", role: "viewer" },
+  { href: "/panel/new-payment", label: "Yeni ödeme", role: "staff" },
   { href: "/panel/links", label: "Bağlantılar", role: "viewer" },
   { href: "/panel/webhooks", label: "Webhook'lar", role: "viewer" },
   { href: "/panel/acceptance", label: "Ödeme kabulü", role: "viewer" },
