@@ -174,6 +174,31 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     expect((await api(kasa, "GET", "/v1/payment-acceptance", undefined, key)).status).toBe(401);
   });
 
+  it("takes a panel payment with a test card through the bank's 3D step", async () => {
+    await page.goto(`${kasa.baseUrl}/panel/new-payment`);
+    await checkPage("new-payment");
+    await page.getByLabel("Tutar (TL)").fill("75,50");
+    await page.getByLabel(/^partnerTxCode/).fill("PANEL-TEL-1");
+    await page.getByRole("button", { name: "Devam: kart bilgileri" }).click();
+    await checkPage("card-form");
+    await page.getByLabel("Kart numarası").fill("4000001100000009");
+    await page.getByLabel(/ayı/).fill("12");
+    await page.getByLabel(/yılı/).fill("34");
+    await page.getByLabel("Güvenlik kodu").fill("123");
+    await page.getByRole("button", { name: /^Öde/ }).click();
+    await page.waitForURL(/\/sim-bank\/acs$/);
+    await page.locator("#otp").fill("123456");
+    await page.getByRole("button", { name: "Onayla" }).click();
+    await page.waitForURL(/\/panel\/new-payment\/done\?/);
+    expect(await page.locator("#payment-status").innerText()).toBe("captured");
+    await checkPage("payment-done");
+    await page.getByRole("link", { name: /Ödemeyi aç/ }).click();
+    const shown = await page.locator("main").innerText();
+    expect(shown).toContain("PANEL-TEL-1");
+    expect(shown).toContain("panel");
+    expect(shown).toContain("75,50 TL");
+  });
+
   it("creates a link with items, copies its URL, and cancels it", async () => {
     await page.goto(`${kasa.baseUrl}/panel/links`);
     await checkPage("links");
@@ -230,7 +255,7 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     await checkPage("users");
     await page.goto(`${kasa.baseUrl}/panel/audit`);
     const log = await page.locator("main").innerText();
-    for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke", "link.create", "link.cancel", "webhook.test", "webhook.resend"]) expect(log).toContain(action);
+    for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke", "link.create", "link.cancel", "webhook.test", "webhook.resend", "payment.create"]) expect(log).toContain(action);
     await checkPage("audit");
     await page.goto(`${kasa.baseUrl}/panel/payments/pay_00000000000000000000`);
     expect(await page.locator("main").innerText()).toContain("payment_not_found");
