@@ -37,6 +37,7 @@ const NAV: readonly NavItem[] = [
   { href: "/panel/payments", label: "Ödemeler", role: "viewer" },
   { href: "/panel/new-payment", label: "Yeni ödeme", role: "staff" },
   { href: "/panel/links", label: "Bağlantılar", role: "viewer" },
+  { href: "/panel/payouts", label: "Aktarımlar", role: "viewer" },
   { href: "/panel/webhooks", label: "Webhook'lar", role: "viewer" },
   { href: "/panel/acceptance", label: "Ödeme kabulü", role: "viewer" },
   { href: "/panel/keys", label: "API anahtarları", role: "admin" },

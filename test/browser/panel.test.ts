@@ -250,9 +250,14 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     }
   });
 
-  it("users, the audit log and a refusal page pass axe and the Tab walk too", async () => {
+  it("users, payouts, the audit log and a refusal page pass axe and the Tab walk too", async () => {
     await page.goto(`${kasa.baseUrl}/panel/users`);
     await checkPage("users");
+    await page.goto(`${kasa.baseUrl}/panel/payouts`);
+    await checkPage("payouts");
+    // Yesterday's day end paid out yesterday's capture.
+    await page.locator("main table a").first().click();
+    await checkPage("payout");
     await page.goto(`${kasa.baseUrl}/panel/audit`);
     const log = await page.locator("main").innerText();
     for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke", "link.create", "link.cancel", "webhook.test", "webhook.resend", "payment.create"]) expect(log).toContain(action);
