@@ -109,6 +109,18 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     expect(audit()[0]).toMatchObject({ action: "refund", target: code, outcome: "ok" });
   });
 
+  it("the refund form's code makes a double submit refund once (409 refund_in_progress)", async () => {
+    h = await harness();
+    const code = await capturedPayment(h);
+    const c = await as("staff");
+    const page = await c.get(`/panel/payments/${code}`);
+    const refundCode = /name="partnerRefundCode" value="([^"]+)"/.exec(page.text)![1]!;
+    expect((await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: refundCode, amount: "" })).status).toBe(303);
+    const twice = await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: refundCode, amount: "" });
+    expect([twice.status, codeOf(twice.text)]).toEqual([409, "refund_in_progress"]);
+    expect(h.store.q.operator.refundsOfPayment(code)).toHaveLength(1);
+  });
+
   it("a refund amount that is not money is a 400 page naming the field", async () => {
     h = await harness();
     const code = await capturedPayment(h);
