@@ -86,7 +86,12 @@ function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml 
 <div class="field"><label for="amount">Tutar (TL; boş bırakılırsa kalanın tamamı)</label><input id="amount" name="amount" inputmode="decimal"></div>
 <div class="actions"><button type="submit">İade et</button></div>
 </form>`;
-  return html`${facts}<h2>İadeler</h2>${refundTable}${form}`;
+  const attempts = deps.store.q.attempts.byPayment(p.code).map((a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`);
+  const attemptTable =
+    attempts.length === 0
+      ? html`<p>Kart denemesi yok.</p>`
+      : html`<table><thead><tr><th scope="col">Deneme</th><th scope="col">Durum</th><th scope="col">Hakkı kullandı</th><th scope="col">Zaman</th></tr></thead><tbody>${attempts}</tbody></table>`;
+  return html`${facts}<h2>Kart denemeleri</h2>${attemptTable}<h2>İadeler</h2>${refundTable}${form}`;
 }
 
 export function paymentPages(deps: Deps): PageRoute[] {
