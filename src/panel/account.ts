@@ -7,7 +7,7 @@ import type { PanelSession } from "../domain/users/sessions";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
-import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { DAY_MS } from "../limits";
 import type { PartnerRow } from "../store/partners-sql";
 import { csrfField, panelPage, seeOther } from "./layout";
@@ -44,14 +44,14 @@ function agreementsBody(deps: Deps, session: PanelSession, partner: PartnerRow):
   return html`<table><thead><tr><th scope="col">Sözleşme</th><th scope="col">Kod</th><th scope="col">Onay şekli</th><th scope="col">Son gün</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function accountPages(deps: Deps): PageRoute[] {
+export function accountPages(deps: Deps): PanelRoute[] {
   return [
     {
       method: "GET",
       path: "/panel/",
       auth: "panel:viewer",
-      handle(_event, _traceId, ctx) {
-        const session = ctx.session!;
+      handle(_event, ctx) {
+        const session = ctx.session;
         const partner = partnerOf(deps, session);
         const nowMs = deps.clock.nowMs();
         const dayStart = startOfIstanbulDayMs(nowMs);
@@ -67,8 +67,8 @@ export function accountPages(deps: Deps): PageRoute[] {
       method: "GET",
       path: "/panel/acceptance",
       auth: "panel:viewer",
-      handle(_event, _traceId, ctx) {
-        const session = ctx.session!;
+      handle(_event, ctx) {
+        const session = ctx.session;
         const partner = partnerOf(deps, session);
         const body = html`${acceptanceSummary(deps, partner)}<h2>Sözleşmeler</h2>${agreementsBody(deps, session, partner)}`;
         return panelPage(deps, session, { title: "Ödeme kabulü", current: "/panel/acceptance", body });
@@ -79,9 +79,9 @@ export function accountPages(deps: Deps): PageRoute[] {
       path: "/panel/agreements/:code/:version/accept",
       auth: "panel:admin",
       action: "agreement.accept",
-      async handle(event, _traceId, ctx) {
+      async handle(event, ctx) {
         const p = routeParams(event);
-        await acceptConsentAgreement(deps, ctx.session!.user.partnerId, p.code ?? "", p.version ?? "");
+        await acceptConsentAgreement(deps, ctx.session.user.partnerId, p.code ?? "", p.version ?? "");
         return seeOther("/panel/acceptance");
       },
     },

@@ -4,7 +4,7 @@ import { addUser, setUserStatus } from "../domain/users/service";
 import type { PanelSession } from "../domain/users/sessions";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
-import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { PANEL_PAGE_SIZE } from "../limits";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { when } from "./format";
@@ -56,21 +56,21 @@ function auditBody(deps: Deps, session: PanelSession, before: string | null): Sa
 ${rows.length > PANEL_PAGE_SIZE && last && html`<p><a href="/panel/audit?before=${last.seq}">Daha eski kayıtlar</a></p>`}`;
 }
 
-export function adminPages(deps: Deps): PageRoute[] {
+export function adminPages(deps: Deps): PanelRoute[] {
   return [
     {
       method: "GET",
       path: "/panel/keys",
       auth: "panel:admin",
-      handle: (_e, _t, ctx) => panelPage(deps, ctx.session!, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, ctx.session!, null) }),
+      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, ctx.session, null) }),
     },
     {
       method: "POST",
       path: "/panel/keys",
       auth: "panel:admin",
       action: "key.issue",
-      async handle(_e, _t, ctx) {
-        const session = ctx.session!;
+      async handle(_e, ctx) {
+        const session = ctx.session;
         const { row, key } = await issueApiKey(deps, session.user.partnerId);
         const fresh = html`<div class="notice" role="status"><p>Yeni anahtar <code>${row.id}</code>. Yalnızca şimdi gösterilir; hemen saklayın:</p><code class="secret" id="new-key">${key.reveal()}</code></div>`;
         return panelPage(deps, session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, session, fresh), status: 201 });
@@ -81,8 +81,8 @@ export function adminPages(deps: Deps): PageRoute[] {
       path: "/panel/keys/:id/revoke",
       auth: "panel:admin",
       action: "key.revoke",
-      async handle(event, _t, ctx) {
-        await revokeApiKey(deps, ctx.session!.user.partnerId, routeParams(event).id ?? "");
+      async handle(event, ctx) {
+        await revokeApiKey(deps, ctx.session.user.partnerId, routeParams(event).id ?? "");
         return seeOther("/panel/keys");
       },
     },
@@ -90,28 +90,28 @@ export function adminPages(deps: Deps): PageRoute[] {
       method: "GET",
       path: "/panel/users",
       auth: "panel:admin",
-      handle: (_e, _t, ctx) => panelPage(deps, ctx.session!, { title: "Kullanıcılar", current: "/panel/users", body: usersBody(deps, ctx.session!) }),
+      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Kullanıcılar", current: "/panel/users", body: usersBody(deps, ctx.session) }),
     },
     {
       method: "POST",
       path: "/panel/users",
       auth: "panel:admin",
       action: "user.add",
-      async handle(_e, _t, ctx) {
-        const session = ctx.session!;
-        const r = await addUser(deps, { partnerId: session.user.partnerId, email: ctx.form!.email ?? "", role: ctx.form!.role ?? "" });
+      async handle(_e, ctx) {
+        const session = ctx.session;
+        const r = await addUser(deps, { partnerId: session.user.partnerId, email: ctx.form.email ?? "", role: ctx.form.role ?? "" });
         const fresh = html`<div class="notice" role="status"><p>${r.user.email} eklendi. Tek kullanımlık parola (yalnızca şimdi gösterilir):</p><code class="secret">${r.password.reveal()}</code></div>`;
         return panelPage(deps, session, { title: "Kullanıcılar", current: "/panel/users", body: html`${fresh}${usersBody(deps, session)}`, status: 201 });
       },
     },
     ...(["enable", "disable"] as const).map(
-      (verb): PageRoute => ({
+      (verb): PanelRoute => ({
         method: "POST",
         path: `/panel/users/:id/${verb}`,
         auth: "panel:admin",
         action: `user.${verb}`,
-        async handle(event, _t, ctx) {
-          await setUserStatus(deps, ctx.session!.user.partnerId, routeParams(event).id ?? "", verb === "enable" ? "active" : "disabled");
+        async handle(event, ctx) {
+          await setUserStatus(deps, ctx.session.user.partnerId, routeParams(event).id ?? "", verb === "enable" ? "active" : "disabled");
           return seeOther("/panel/users");
         },
       }),
@@ -120,7 +120,7 @@ export function adminPages(deps: Deps): PageRoute[] {
       method: "GET",
       path: "/panel/audit",
       auth: "panel:admin",
-      handle: (event, _t, ctx) => panelPage(deps, ctx.session!, { title: "Denetim kaydı", current: "/panel/audit", body: auditBody(deps, ctx.session!, event.url.searchParams.get("before")) }),
+      handle: (event, ctx) => panelPage(deps, ctx.session, { title: "Denetim kaydı", current: "/panel/audit", body: auditBody(deps, ctx.session, event.url.searchParams.get("before")) }),
     },
   ];
 }

@@ -8,7 +8,7 @@ import { roleAllows } from "../domain/users/service";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
-import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { parseWith } from "../http/read";
 import type { LinkRow } from "../store/links-sql";
 import type { PartnerRow } from "../store/partners-sql";
@@ -69,7 +69,7 @@ ${items}
 </form>`;
 }
 
-export function linkPages(deps: Deps): PageRoute[] {
+export function linkPages(deps: Deps): PanelRoute[] {
   const render = async (session: PanelSession, status = 200, notice: SafeHtml | null = null) => {
     const page = await listLinks(deps, partnerOf(deps, session), parseLinkListQuery(new URLSearchParams()));
     const rows = page.links.map((l) => linkRow(deps, session, l));
@@ -81,15 +81,15 @@ export function linkPages(deps: Deps): PageRoute[] {
     return panelPage(deps, session, { title: "Ödeme bağlantıları", current: "/panel/links", body, status });
   };
   return [
-    { method: "GET", path: "/panel/links", auth: "panel:viewer", handle: (_e, _t, ctx) => render(ctx.session!) },
+    { method: "GET", path: "/panel/links", auth: "panel:viewer", handle: (_e, ctx) => render(ctx.session) },
     {
       method: "POST",
       path: "/panel/links",
       auth: "panel:staff",
       action: "link.create",
-      async handle(_e, _t, ctx) {
-        const session = ctx.session!;
-        const input = parseWith(createLinkBody, toCreateBody(ctx.form!));
+      async handle(_e, ctx) {
+        const session = ctx.session;
+        const input = parseWith(createLinkBody, toCreateBody(ctx.form));
         const link = await createLink(deps, partnerOf(deps, session), input);
         const url = toLinkUrl(deps.config.baseUrl, link.token);
         return render(session, 201, html`<div class="notice" role="status"><p>Bağlantı <code>${link.id}</code> oluşturuldu:</p><code class="secret" id="new-link-url">${url}</code></div>`);
@@ -100,8 +100,8 @@ export function linkPages(deps: Deps): PageRoute[] {
       path: "/panel/links/:id/cancel",
       auth: "panel:staff",
       action: "link.cancel",
-      async handle(event, _t, ctx) {
-        await cancelLink(deps, partnerOf(deps, ctx.session!), routeParams(event).id ?? "");
+      async handle(event, ctx) {
+        await cancelLink(deps, partnerOf(deps, ctx.session), routeParams(event).id ?? "");
         return seeOther("/panel/links");
       },
     },

@@ -6,6 +6,7 @@ import type { PanelSession } from "../domain/users/sessions";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { parseWith } from "../http/read";
 import type { PaymentRow } from "../store/payments-sql";
 import { csrfField, panelPage, toResponse } from "./layout";
@@ -42,22 +43,22 @@ function cardForm(deps: Deps, payment: PaymentRow, replay: boolean): SafeHtml {
 </form>`;
 }
 
-export function newPaymentPages(deps: Deps): PageRoute[] {
+export function newPaymentPages(deps: Deps): PanelRoute[] {
   return [
     {
       method: "GET",
       path: "/panel/new-payment",
       auth: "panel:staff",
-      handle: (_e, _t, ctx) => panelPage(deps, ctx.session!, { title: "Yeni ödeme", current: "/panel/new-payment", body: entryForm(deps, ctx.session!) }),
+      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Yeni ödeme", current: "/panel/new-payment", body: entryForm(deps, ctx.session) }),
     },
     {
       method: "POST",
       path: "/panel/new-payment",
       auth: "panel:staff",
       action: "payment.create",
-      async handle(_e, _t, ctx) {
-        const session = ctx.session!;
-        const form = ctx.form!;
+      async handle(_e, ctx) {
+        const session = ctx.session;
+        const form = ctx.form;
         const partner = deps.store.q.partners.get(session.user.partnerId) ?? fail("not_found");
         const body = parseWith(createPaymentBody, {
           amount: toKurus("amount", form.amount ?? ""),
@@ -72,20 +73,24 @@ export function newPaymentPages(deps: Deps): PageRoute[] {
         return panelPage(deps, session, { title: "Kart bilgileri", current: "/panel/new-payment", body: cardForm(deps, out.payment, out.replay), status: out.replay ? 200 : 201 });
       },
     },
-    {
-      // The bank's ACS posts to the callback from its own site, so the 303 that lands here is a
-      // cross-site navigation that carries no SameSite=Strict cookie: this page needs no session
-      // and shows only what its URL says; the link to the payment is same-site and does.
-      method: "GET",
-      path: DONE_PATH,
-      handle(event) {
-        const code = event.url.searchParams.get("paymentCode") ?? "";
-        const status = event.url.searchParams.get("status") ?? "";
-        if (!/^pay_[0-9a-z]{20}$/.test(code)) fail("validation_error", "paymentCode: not a payment code");
-        const body = html`<h1>Ödeme sonucu: <span id="payment-status">${status}</span></h1>
-<p><a href="/panel/payments/${code}">Ödemeyi aç (${code})</a></p>`;
-        return toResponse(deps, "Ödeme sonucu", body, 200);
-      },
-    },
   ];
+}
+
+/** The end of the 3D step: a page row of its own, because it has no session. */
+export function newPaymentResultPage(deps: Deps): PageRoute {
+  return {
+    // The bank's ACS posts to the callback from its own site, so the 303 that lands here is a
+    // cross-site navigation that carries no SameSite=Strict cookie: this page needs no session
+    // and shows only what its URL says; the link to the payment is same-site and does.
+    method: "GET",
+    path: DONE_PATH,
+    handle(event) {
+      const code = event.url.searchParams.get("paymentCode") ?? "";
+      const status = event.url.searchParams.get("status") ?? "";
+      if (!/^pay_[0-9a-z]{20}$/.test(code)) fail("validation_error", "paymentCode: not a payment code");
+      const body = html`<h1>Ödeme sonucu: <span id="payment-status">${status}</span></h1>
+<p><a href="/panel/payments/${code}">Ödemeyi aç (${code})</a></p>`;
+      return toResponse(deps, "Ödeme sonucu", body, 200);
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { roleAllows } from "../domain/users/service";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
-import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { PANEL_PAGE_SIZE, PARTNER_REFUND_CODE_MAX_CHARS } from "../limits";
 import type { PaymentSummaryRow } from "../store/operator-sql";
 import type { PaymentRow, PaymentStatus } from "../store/payments-sql";
@@ -94,14 +94,14 @@ function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml 
   return html`${facts}<h2>Kart denemeleri</h2>${attemptTable}<h2>İadeler</h2>${refundTable}${form}`;
 }
 
-export function paymentPages(deps: Deps): PageRoute[] {
+export function paymentPages(deps: Deps): PanelRoute[] {
   return [
     {
       method: "GET",
       path: "/panel/payments",
       auth: "panel:viewer",
-      handle(event, _traceId, ctx) {
-        const session = ctx.session!;
+      handle(event, ctx) {
+        const session = ctx.session;
         const f = readFilters(event.url.searchParams);
         const rows = listPayments(deps, session.user.partnerId, f, event.url.searchParams.get("before"));
         const shown = rows.slice(0, PANEL_PAGE_SIZE);
@@ -116,8 +116,8 @@ export function paymentPages(deps: Deps): PageRoute[] {
       method: "GET",
       path: "/panel/payments/:code",
       auth: "panel:viewer",
-      async handle(event, _traceId, ctx) {
-        const session = ctx.session!;
+      async handle(event, ctx) {
+        const session = ctx.session;
         const p = await paymentByCode(deps, session.user.partnerId, routeParams(event).code ?? "");
         return panelPage(deps, session, { title: `Ödeme ${p.code}`, current: "/panel/payments", body: detailBody(deps, session, p) });
       },
@@ -127,9 +127,9 @@ export function paymentPages(deps: Deps): PageRoute[] {
       path: "/panel/payments/:code/refunds",
       auth: "panel:staff",
       action: "refund",
-      async handle(event, _traceId, ctx) {
-        const session = ctx.session!;
-        const form = ctx.form!;
+      async handle(event, ctx) {
+        const session = ctx.session;
+        const form = ctx.form;
         const code = routeParams(event).code ?? "";
         const partner = deps.store.q.partners.get(session.user.partnerId);
         if (!partner) fail("not_found");

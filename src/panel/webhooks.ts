@@ -5,7 +5,7 @@ import { roleAllows } from "../domain/users/service";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
-import type { PageRoute } from "../http/page";
+import type { PanelRoute } from "./route";
 import { csrfField, panelPage, seeOther } from "./layout";
 
 // Product 18 / interface 6: the partner's webhook deliveries with every attempt; an admin resends
@@ -56,21 +56,21 @@ ${resend}
 <h2>Gövde</h2><pre><code>${d.body}</code></pre>`;
 }
 
-export function webhookPages(deps: Deps): PageRoute[] {
+export function webhookPages(deps: Deps): PanelRoute[] {
   return [
     {
       method: "GET",
       path: "/panel/webhooks",
       auth: "panel:viewer",
-      handle: (_e, _t, ctx) => panelPage(deps, ctx.session!, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session!) }),
+      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session) }),
     },
     {
       method: "GET",
       path: "/panel/webhooks/:id",
       auth: "panel:viewer",
-      handle(event, _t, ctx) {
-        const d = ownDelivery(deps, ctx.session!, routeParams(event).id ?? "");
-        return panelPage(deps, ctx.session!, { title: `Gönderim ${d.id}`, current: "/panel/webhooks", body: detailBody(ctx.session!, d) });
+      handle(event, ctx) {
+        const d = ownDelivery(deps, ctx.session, routeParams(event).id ?? "");
+        return panelPage(deps, ctx.session, { title: `Gönderim ${d.id}`, current: "/panel/webhooks", body: detailBody(ctx.session, d) });
       },
     },
     {
@@ -78,8 +78,8 @@ export function webhookPages(deps: Deps): PageRoute[] {
       path: "/panel/webhooks/test",
       auth: "panel:admin",
       action: "webhook.test",
-      async handle(_e, _t, ctx) {
-        const d = await asCatalog(() => sendTestWebhook(deps, ctx.session!.user.partnerId));
+      async handle(_e, ctx) {
+        const d = await asCatalog(() => sendTestWebhook(deps, ctx.session.user.partnerId));
         return seeOther(`/panel/webhooks/${encodeURIComponent(d.id)}`);
       },
     },
@@ -88,8 +88,8 @@ export function webhookPages(deps: Deps): PageRoute[] {
       path: "/panel/webhooks/:id/resend",
       auth: "panel:admin",
       action: "webhook.resend",
-      async handle(event, _t, ctx) {
-        const id = ownDelivery(deps, ctx.session!, routeParams(event).id ?? "").id;
+      async handle(event, ctx) {
+        const id = ownDelivery(deps, ctx.session, routeParams(event).id ?? "").id;
         await asCatalog(() => resendDelivery(deps, id));
         return seeOther(`/panel/webhooks/${encodeURIComponent(id)}`);
       },
