@@ -1,6 +1,6 @@
 import type { Deps } from "../deps";
 import { login, logout, resumeSession } from "../domain/users/sessions";
-import { isApiError } from "../errors";
+import { fail, isApiError } from "../errors";
 import { html } from "../html";
 import type { PageRoute } from "../http/page";
 import { PAGE_MESSAGES } from "../http/page-messages";
@@ -22,6 +22,17 @@ ${problem && html`<div class="problem" role="alert"><p>${problem.message}</p><p 
   return toResponse(deps, "Giriş", body, status);
 }
 
+/**
+ * Login has no session to bind a CSRF token to, so a form on another site could log a user into
+ * the attacker's account (login CSRF). Browsers say where a form came from: a cross-site one is
+ * refused. Clients that send neither header (curl, the tests) are not browsers and pass.
+ */
+function refuseCrossSite(deps: Deps, headers: Headers): void {
+  const origin = headers.get("origin");
+  const crossOrigin = origin !== null && origin !== new URL(deps.config.baseUrl).origin;
+  if (headers.get("sec-fetch-site") === "cross-site" || crossOrigin) fail("forbidden", "the login form was posted from another site");
+}
+
 export function loginPages(deps: Deps): PageRoute[] {
   return [
     {
@@ -38,6 +49,7 @@ export function loginPages(deps: Deps): PageRoute[] {
       path: PANEL_LOGIN_PATH,
       budgets: ["panel.login.ip"],
       async handle(event, _traceId, ctx) {
+        refuseCrossSite(deps, event.req.headers);
         const form = await readFormBody(event.req);
         const email = form.email ?? "";
         try {

@@ -125,6 +125,21 @@ describe("product 18 panel login and session cookie", () => {
     expect((await c.get("/panel/audit")).location).toBe("/panel/login");
   });
 
+  it.each([
+    ["an Origin of another site", { origin: "https://evil.example" }],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+  ])("login CSRF: a login form posted with %s is a 403 page and logs nobody in", async (_name, headers) => {
+    await setUp();
+    const res = await h.runtime.app.request("http://kasa.test/panel/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ email: EMAIL, password: "correct-horse-battery" }).toString(),
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(codeOf(await res.text())).toBe("forbidden");
+  });
+
   it("the login page has a per-IP budget (429 page with the code)", async () => {
     const c = await setUp({ limits: "default" });
     for (let i = 0; i < 10; i++) expect((await c.login(EMAIL, "wrong-password-x")).status).not.toBe(429);
