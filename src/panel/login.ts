@@ -28,8 +28,10 @@ ${problem && html`<div class="problem" role="alert"><p>${problem.message}</p><p 
  * refused. Clients that send neither header (curl, the tests) are not browsers and pass.
  */
 function refuseCrossSite(deps: Deps, headers: Headers): void {
+  // Under Referrer-Policy: no-referrer (every page here) a browser sends `Origin: null`, which says
+  // nothing; Sec-Fetch-Site still does.
   const origin = headers.get("origin");
-  const crossOrigin = origin !== null && origin !== new URL(deps.config.baseUrl).origin;
+  const crossOrigin = origin !== null && origin !== "null" && origin !== new URL(deps.config.baseUrl).origin;
   if (headers.get("sec-fetch-site") === "cross-site" || crossOrigin) fail("forbidden", "the login form was posted from another site");
 }
 
