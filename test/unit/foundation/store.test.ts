@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { isBunRuntime } from "../../../src/store/db";
 import { openStore, type Store } from "../../../src/store/store";
+import { SCHEMA_VERSION } from "../../../src/store/migrate";
 import { probeDriver } from "../../support/driver-probe";
 
 let store: Store | undefined;
@@ -94,7 +95,7 @@ describe("issue 2 store: bun:sqlite and better-sqlite3 give the same schema and 
 
   it("the running runtime's driver passes the probe", async () => {
     const r = await probeDriver(isBunRuntime() ? "bun" : "node");
-    expect(r.userVersion).toEqual({ user_version: 1 });
+    expect(r.userVersion).toEqual({ user_version: SCHEMA_VERSION });
     expect(r.nextRef).toBe(3);
     expect(r.bins[2]).toBeNull();
   });
