@@ -336,3 +336,40 @@ CREATE TRIGGER IF NOT EXISTS partners_catalog_delete AFTER DELETE ON partners BE
 -- `kasa webhooks tail` (issue 22) follows new deliveries and attempts by these, never by a scan.
 CREATE INDEX IF NOT EXISTS deliveries_by_created ON webhook_deliveries(created_at_ms, id);
 CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);
+-- The merchant panel (product 18): users of one partner each, server-side sessions (only the
+-- SHA-256 of the cookie's id is stored), and the audit log of every panel action and login.
+CREATE TABLE IF NOT EXISTS panel_users (
+  id              TEXT PRIMARY KEY,
+  partner_id      TEXT NOT NULL REFERENCES partners(id),
+  email           TEXT NOT NULL UNIQUE,           -- stored lower-case: one account per address
+  role            TEXT NOT NULL CHECK (role IN ('viewer', 'staff', 'admin')),
+  password_hash   TEXT NOT NULL,                  -- PHC string: $argon2id$ (Bun) or $scrypt$ (Node)
+  status          TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+  failed_logins   INTEGER NOT NULL DEFAULT 0,
+  locked_until_ms INTEGER,
+  created_at_ms   INTEGER NOT NULL,
+  updated_at_ms   INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS panel_users_by_partner ON panel_users(partner_id, email);
+
+CREATE TABLE IF NOT EXISTS panel_sessions (
+  id_hash         TEXT PRIMARY KEY,
+  user_id         TEXT NOT NULL REFERENCES panel_users(id),
+  csrf_token      TEXT NOT NULL,
+  created_at_ms   INTEGER NOT NULL,
+  last_seen_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS panel_sessions_by_user ON panel_sessions(user_id);
+
+CREATE TABLE IF NOT EXISTS panel_audit (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  partner_id TEXT NOT NULL,
+  at_ms      INTEGER NOT NULL,
+  user_id    TEXT,                                 -- null: a login attempt for an unknown address
+  email      TEXT NOT NULL,
+  action     TEXT NOT NULL,
+  target     TEXT,
+  outcome    TEXT NOT NULL,                        -- "ok" or the catalog code of the refusal
+  ip         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_audit_by_partner ON panel_audit(partner_id, seq DESC);

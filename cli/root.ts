@@ -14,6 +14,7 @@ import { refundsCommand } from "./commands/refunds";
 import { seedCommand } from "./commands/seed";
 import { sandboxCommand, serveCommand } from "./commands/serve";
 import { terminalsCommand } from "./commands/terminals";
+import { usersCommand } from "./commands/users";
 import { versionCommand } from "./commands/version";
 import { openapiCommand } from "./commands/openapi";
 import { webhooksCommand } from "./commands/webhooks";
@@ -42,6 +43,7 @@ export const root = defineCommand({
     restore: restoreCommand,
     check: checkCommand,
     openapi: openapiCommand,
+    users: usersCommand,
     version: versionCommand,
   },
 });

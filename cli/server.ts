@@ -11,6 +11,7 @@ import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
 import { createJsonLog, createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
+import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo";
 import { Sensitive } from "../src/sensitive";
 import { openStore, type Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
@@ -81,7 +82,8 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   await server.ready();
   runtime.start();
   const hasDemoKey = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)))?.revokedAtMs === null;
-  printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey });
+  const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
+  printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey, demoPassword });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGTERM", stop);
@@ -114,13 +116,16 @@ function serviceLog(opts: ServerOptions) {
   return format === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
 }
 
-function printBanner(b: { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean }): void {
+type Banner = { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean; demoPassword: Sensitive<string> | null };
+
+function printBanner(b: Banner): void {
   const lines = [
     `kasa ${b.mode} listening on ${b.baseUrl}  (database ${b.db}${b.fresh && b.mode === "sandbox" ? ", demo data loaded" : ""}; ready in ${b.startupMs} ms)`,
     `Base URL:       ${b.baseUrl}`,
   ];
   if (b.mode === "sandbox") {
     if (b.demoKey) lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to http://127.0.0.1:9000/hooks)`);
+    if (b.demoPassword) lines.push(`Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`);
     lines.push("Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)");
     lines.push("Test cards (any future expiry, any 3-digit CVV; 3D code 123456):");
     for (const c of TEST_CARDS) lines.push(`  ${c.pan}  ${c.outcome}`);

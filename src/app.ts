@@ -2,7 +2,7 @@ import { H3 } from "h3";
 import type { Deps } from "./deps";
 import { endpoint, toErrorResponse, type ApiRoute } from "./http/endpoint";
 import { checkHeaderSize, codeOfHttpError, fallbackResponse, rawPathOf } from "./http/fallback";
-import type { PageRoute } from "./http/page";
+import { pageHandler, type PageRoute } from "./http/page";
 
 /** Builds the h3 app from the route tables; unknown paths are 404, known paths with another method 405. */
 export function createApp(deps: Deps, api: ApiRoute[], pages: PageRoute[] = []): H3 {
@@ -17,18 +17,7 @@ export function createApp(deps: Deps, api: ApiRoute[], pages: PageRoute[] = []):
     },
   });
   for (const route of api) app.on(route.method, route.path, endpoint(deps, route));
-  for (const page of pages) {
-    app.on(page.method, page.path, async (event) => {
-      const traceId = deps.ids.traceId();
-      try {
-        const res = await page.handle(event, traceId);
-        res.headers.set("x-trace-id", traceId);
-        return res;
-      } catch (error) {
-        return toErrorResponse(deps, error, traceId, event);
-      }
-    });
-  }
+  for (const page of pages) app.on(page.method, page.path, pageHandler(deps, page));
   const patterns = [...api, ...pages].map((r) => ({ method: r.method, re: toRegExp(r.path) }));
   app.all("/**", (event) => {
     const path = event.url.pathname;

@@ -45,8 +45,19 @@ export function createIds(clock: Clock) {
     nonce: () => base64url(16),
     apiKey: () => new Sensitive(`kasa_sk_${randomChars(BASE62, API_KEY_RANDOM_CHARS)}`),
     secret: (prefix: string) => new Sensitive(`${prefix}${base64url(24)}`),
+    // product 18: the merchant panel.
+    userId: () => `usr_${randomChars(BASE32, 16)}`,
+    /** 32 bytes: the cookie is the only credential of a logged-in user. */
+    sessionId: () => new Sensitive(base64url(32)),
+    csrfToken: () => base64url(32),
+    /** One-time passwords printed by `kasa users add|reset-password` and the sandbox banner. */
+    password: () => new Sensitive(randomChars(BASE62, 20)),
+    salt: () => randomBytes(16),
   };
 }
+
+/** Session ids are stored only as SHA-256, as keys are: a copy of the database opens no session. */
+export const hashSessionId = (id: Sensitive<string>): string => createHash("sha256").update(id.reveal()).digest("hex");
 
 /** Keys are stored and looked up only as SHA-256 (product 2). */
 export const hashApiKey = (key: Sensitive<string>): string => createHash("sha256").update(key.reveal()).digest("hex");

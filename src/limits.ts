@@ -104,3 +104,13 @@ export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;
  * date of kasa (product 2): a later instant has no 4-digit-year date, so day end could not run.
  */
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999) - ISTANBUL_OFFSET_MS;
+/** product 18: the merchant panel. */
+export const PANEL_LOGIN_FAILURES_MAX = 5;
+export const PANEL_LOCK_MS = 15 * MINUTE_MS;
+export const PANEL_SESSION_IDLE_MS = 30 * MINUTE_MS;
+export const PANEL_SESSION_ABSOLUTE_MS = 12 * HOUR_MS;
+/** A session's last-seen time is written at most this often (one write per page would be waste). */
+export const PANEL_TOUCH_EVERY_MS = MINUTE_MS;
+export const PANEL_PASSWORD_MIN_CHARS = 12;
+export const PANEL_PASSWORD_MAX_CHARS = 256;
+export const PANEL_PAGE_SIZE = 50;

@@ -8,6 +8,7 @@ import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
 import { logRequest, observeRequests } from "./http/request-log";
 import { apiDocsRoutes } from "./http/api-docs";
+import { panelRoutes } from "./panel/routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
 import { sandboxBuyer, type SandboxBuyer } from "./http/sandbox/simulate";
 import { invariant } from "./invariant";
@@ -83,7 +84,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
-  const app = createApp(deps, api, [...healthRoutes(deps), ...apiDocsRoutes(deps), ...pageRoutes(deps)]);
+  // product 18: the merchant panel sits beside the other pages, on the same pipeline.
+  const app = createApp(deps, api, [...healthRoutes(deps), ...apiDocsRoutes(deps), ...pageRoutes(deps), ...panelRoutes(deps)]);
   buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);
   const metrics = createServiceMetrics(deps);
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);

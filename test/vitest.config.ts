@@ -23,10 +23,16 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["test/{unit,api,cli,browser}/**/*.test.ts"],
+          include: ["test/{unit,api,cli}/**/*.test.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
+      },
+      {
+        // Real Chromium against an in-process kasa: run once, under Node (npm run test:node); the
+        // server code they drive runs on both runtimes in the unit and API projects.
+        extends: true,
+        test: { name: "browser", include: ["test/browser/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
       },
       {
         extends: true,

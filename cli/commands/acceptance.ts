@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { acceptAgreement } from "../../src/domain/acceptance/accept";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
 import { toAcceptanceJson } from "../../src/domain/acceptance/view";
 import type { CliContext } from "../context";
@@ -81,7 +82,7 @@ const accept = defineCommand({
     withStore(args, async (ctx) => {
       const id = knownPartner(ctx, args.partner);
       if (!ctx.store.q.acceptance.agreements(id).some((a) => a.agreementCode === args.code)) throw new CliError(`unknown agreement ${args.code} for ${id}`);
-      await ctx.store.write((tx) => tx.acceptance.accept(id, args.code, ctx.clock.nowMs()));
+      await acceptAgreement(ctx, id, args.code);
       printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
     }),
 });

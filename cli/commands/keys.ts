@@ -1,7 +1,6 @@
 import { defineCommand } from "citty";
-import { keyHint } from "../../src/domain/partners/seed";
+import { issueApiKey, revokeApiKey } from "../../src/domain/partners/keys";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import { hashApiKey } from "../../src/ids";
 import type { ApiKeyRow } from "../../src/store/partners-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 
@@ -16,9 +15,7 @@ const issue = defineCommand({
     withStore(args, async ({ store, clock, ids }) => {
       const partnerId = requireArg(args.partner, "partner");
       if (!store.q.partners.get(partnerId)) throw new CliError(`unknown partner ${partnerId}`);
-      const key = ids.apiKey();
-      const row: ApiKeyRow = { id: ids.keyId(), partnerId, keyHash: hashApiKey(key), keyHint: keyHint(key.reveal()), createdAtMs: clock.nowMs(), revokedAtMs: null };
-      await store.write((tx) => tx.apiKeys.insert(row));
+      const { row, key } = await issueApiKey({ store, clock, ids }, partnerId);
       output(args, { ...toKeyJson(row), key: key.reveal() }, () => `API key for ${partnerId} (shown once, store it now):\n${key.reveal()}\nid: ${row.id}`);
     }),
 });
@@ -37,11 +34,9 @@ const revoke = defineCommand({
   meta: { name: "revoke", description: "Revoke an API key; its next request is 401.\n\nExample: kasa keys revoke key_0123456789abcdef" },
   args: { id: { type: "positional", description: "key id", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, async ({ store, clock }) => {
-      const key = store.q.apiKeys.get(args.id);
-      if (!key) throw new CliError(`unknown key ${args.id}`);
-      await store.write((tx) => tx.apiKeys.revoke(args.id, clock.nowMs()));
-      const after = store.q.apiKeys.get(args.id)!;
+    withStore(args, async (ctx) => {
+      if (!ctx.store.q.apiKeys.get(args.id)) throw new CliError(`unknown key ${args.id}`);
+      const after = await revokeApiKey(ctx, null, args.id);
       output(args, toKeyJson(after), () => `revoked ${args.id}`);
     }),
 });

@@ -3,7 +3,7 @@ import { openApiDocument } from "../openapi/document";
 import { renderReference } from "../openapi/reference";
 import type { PageRoute } from "./page";
 import { toWebResponse } from "./pages/handoff";
-import { renderPage } from "./pages/html";
+import { renderPage } from "../html";
 import { documentedRoutes } from "./routes";
 
 // Product 20: GET /openapi.json (the document) and GET /docs (a reference page rendered on the

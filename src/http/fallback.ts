@@ -3,7 +3,7 @@ import { ApiError, fail, isApiError, type ErrorCode } from "../errors";
 import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from "../limits";
 import { errorResponse } from "./envelope";
 import { toWebResponse } from "./pages/handoff";
-import { errorPage } from "./pages/html";
+import { errorPage } from "../html";
 
 // Answers the HTTP layer itself produces (issue 14, product 23): a path no route has, a method a
 // path does not take, a path h3 cannot decode (bad percent-encoding, invalid UTF-8), an error h3

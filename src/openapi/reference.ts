@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from "../http/pages/html";
+import { html, type SafeHtml } from "../html";
 
 // Product 20: GET /docs, the OpenAPI document as a readable page, rendered on the server (no
 // scripts, no third-party assets): every operation with its summary, parameters, request body,

@@ -24,7 +24,7 @@ export type LinkSummaryRow = Pick<
   "id" | "partnerId" | "partnerReference" | "terminalId" | "status" | "amount" | "shareBps" | "description" | "expiresAtMs" | "createdAtMs"
 >;
 
-const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalId, partner_tx_code AS partnerTxCode,
+export const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalId, partner_tx_code AS partnerTxCode,
   channel, link_id AS linkId, status, amount, installment, masked_pan AS maskedPan,
   commission_amount AS commissionAmount, net_to_partner AS netToPartner, expected_value_date AS expectedValueDate,
   refunded_amount AS refundedAmount, captured_at_ms AS capturedAtMs, created_at_ms AS createdAtMs`;

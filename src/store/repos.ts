@@ -13,6 +13,8 @@ import { refundsSql } from "./refunds-sql";
 import { settlementSql } from "./settlement-sql";
 import { webhookTailSql } from "./webhook-tail-sql";
 import { webhooksSql } from "./webhooks-sql";
+import { panelSql } from "./panel-sql";
+import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
 export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
@@ -36,6 +38,10 @@ export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
     operator: operatorSql(db),
     refunds: refundsSql(db),
     settlement: settlementSql(db),
+    panelUsers: panelUsersSql(db),
+    panelSessions: panelSessionsSql(db),
+    panelAudit: panelAuditSql(db),
+    panel: panelSql(db),
   };
 }
 

@@ -26,7 +26,7 @@ export const CARDS = {
   unresolved: "3400001400000004",
 } as const;
 
-export const linkClient = (h: Harness) => formClient((url, init) => h.runtime.app.request(url, init), [BASE]);
+export const linkClient = (h: Harness) => formClient((url, init) => h.runtime.app.request(url, init), [BASE], 20, h.allow500);
 
 export type LinkJson = { id: string; token: string; url: string; status: string; [k: string]: unknown };
 

@@ -31,7 +31,7 @@ export const createBody = (over: CreateInput = {}): Record<string, unknown> => (
 export const createPayment = (h: Harness, over: CreateInput = {}, key?: string): Promise<Reply> =>
   h.post("/v1/payments", createBody(over), key === undefined ? undefined : { key });
 
-export const clientOf = (h: Harness) => formClient((url, init) => h.runtime.app.request(url, init), [BASE]);
+export const clientOf = (h: Harness) => formClient((url, init) => h.runtime.app.request(url, init), [BASE], 20, h.allow500);
 
 export const cardFields = (paymentRef: string, pan: string, over: Record<string, string> = {}): Record<string, string> => ({
   paymentRef,

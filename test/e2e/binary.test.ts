@@ -42,11 +42,24 @@ describe("issue 2 end to end: the compiled binary", () => {
     expect(await res.json()).toEqual({ acceptingPayments: true, partnerStatus: "active", holds: [], agreements: null });
     expect((await fetch(`http://127.0.0.1:${port}/v1/payment-acceptance`)).status).toBe(401);
 
+    // product 18: the banner's demo panel user logs in; its password is an Argon2id hash (Bun.password).
+    const panel = /Panel:\s+\S+\s+(\S+) \/ (\S+)/.exec(out);
+    expect(panel?.[1], out).toBe("demo@kasa.test");
+    const login = await fetch(`http://127.0.0.1:${port}/panel/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: panel![1]!, password: panel![2]! }).toString(),
+    });
+    expect(login.status).toBe(303);
+    expect(login.headers.get("set-cookie")).toContain("HttpOnly; SameSite=Strict");
+
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     const store = await openStore(db);
     expect(store.db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     expect(store.q.partners.get("ptn_demo")?.name).toBe("Demo Shop");
+    expect(store.q.panelUsers.byEmail("demo@kasa.test")?.passwordHash).toMatch(/^\$argon2id\$/);
     await store.close();
   });
 

@@ -103,6 +103,8 @@ export async function harness(opts: HarnessOptions = {}) {
     store,
     clock,
     log,
+    /** Page flows honour it too (form-client's guard). */
+    allow500: opts.allow500 ?? false,
     ...runtimeControls(runtime, store, clock),
     request,
     get: (path: string, init?: RequestOptions) => request("GET", path, init),

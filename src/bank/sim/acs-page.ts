@@ -1,4 +1,4 @@
-import { errorPage, html, renderPage, toHttpUrl, type PageResponse } from "../../http/pages/html";
+import { errorPage, html, renderPage, toHttpUrl, type PageResponse } from "../../html";
 import type { Sensitive } from "../../sensitive";
 import { issueCallbackToken, readAcsRequest, type AcsRequest } from "./acs-claims";
 import { formatTry, maskPan } from "./format";

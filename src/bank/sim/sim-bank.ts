@@ -1,4 +1,4 @@
-import { toHttpUrl, type PageResponse } from "../../http/pages/html";
+import { toHttpUrl, type PageResponse } from "../../html";
 import type { Sensitive } from "../../sensitive";
 import type { BankGateway, CaptureInput, CaptureResult, PayoutInput, PayoutResult, RefundResult } from "../gateway";
 import { renderAcsPage, type AcsPageOptions } from "./acs-page";

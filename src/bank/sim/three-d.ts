@@ -1,5 +1,5 @@
 import type { Sensitive } from "../../sensitive";
-import { toHttpUrl } from "../../http/pages/html";
+import { toHttpUrl } from "../../html";
 import type { CallbackContext, CallbackResult, Start3dInput, Start3dResult } from "../gateway";
 import { issueAcsRequest, readCallbackToken } from "./acs-claims";
 import { ACS_CALLBACK_FIELDS } from "./acs-page";

@@ -45,7 +45,19 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
     description: body.description ?? null,
     returnUrl: returnUrl.url,
   };
-  return deps.store.write((tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs()));
+  return deps.store.write((tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api"));
+}
+
+export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
+
+/**
+ * Product 18: a payment a panel user types in. The same rules as 4.5 in the same order, channel
+ * `panel` (boundary 2: its code replays only from the panel; the API's 409 and the panel's 409
+ * for an API code both come from `replayOf`). The bank's answer comes back to kasa's own panel,
+ * so the partner's redirect hosts do not apply to `returnUrl`.
+ */
+export async function createPanelPayment(deps: Deps, partner: PartnerRow, input: PanelPaymentInput, returnUrl: string): Promise<CreateOutcome> {
+  return deps.store.write((tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
 }
 
 /**
@@ -60,11 +72,11 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
  * 6. the connection limits (per tx, daily, weekly, monthly, time window), else 422 pos_*.
  * Any refusal throws, which rolls the unit back: nothing is created and the code stays free.
  */
-function createInUnit(tx: Repos, deps: Deps, partner: PartnerRow, r: PaymentRequest, nowMs: number): CreateOutcome {
+function createInUnit(tx: Repos, deps: Deps, partner: PartnerRow, r: PaymentRequest, nowMs: number, channel: "api" | "panel"): CreateOutcome {
   const { terminal, connection, pricing } = resolveTerminal(tx, r.terminalId, partner);
   assertAcceptingPayments(tx, partner, nowMs);
   const holder = holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
-  if (holder) return { replay: true, payment: replayOf(holder, r) };
+  if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
   if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
     fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
   }
@@ -73,7 +85,7 @@ function createInUnit(tx: Repos, deps: Deps, partner: PartnerRow, r: PaymentRequ
   }
   const limit = exceededConnectionLimit(tx, connection, r.amount, nowMs, null);
   if (limit !== null) fail(limit);
-  const payment = insertPayment(tx, deps, terminal, { ...r, channel: "api", linkId: null, principal: r.amount }, nowMs);
+  const payment = insertPayment(tx, deps, terminal, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
   return { replay: false, payment };
 }
 
@@ -93,9 +105,9 @@ function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode:
  * never replayed by the API, and a `PL-` code of an active link payment is 409, boundary 3).
  * returnUrl and description are left out of the comparison.
  */
-function replayOf(holder: PaymentRow, r: PaymentRequest): PaymentRow {
+function replayOf(holder: PaymentRow, r: PaymentRequest, channel: "api" | "panel"): PaymentRow {
   const same =
-    holder.channel === "api" &&
+    holder.channel === channel &&
     holder.terminalId === r.terminalId &&
     holder.amount === r.amount &&
     holder.installment === r.installment &&

@@ -88,6 +88,12 @@ export const BUDGETS = {
     covers: "buyer-facing pages (/l/..., /handoff, /sim-bank/...), per source IP; off in sandbox unless set",
     offInSandbox: true,
   },
+  "panel.login.ip": {
+    limit: 10,
+    windowMs: MINUTE_MS,
+    scope: "ip",
+    covers: "POST /panel/login (merchant panel, product 18), per source IP",
+  },
 } as const satisfies Record<string, BudgetSpec>;
 
 export type BudgetName = keyof typeof BUDGETS;

@@ -10,7 +10,7 @@ import { invariant } from "../../invariant";
 import { routeParams } from "../endpoint";
 import type { PageRoute } from "../page";
 import { readFormBody } from "../read";
-import { autoSubmitForm, errorPage, renderPage, type PageResponse } from "./html";
+import { autoSubmitForm, errorPage, renderPage, type PageResponse } from "../../html";
 
 // The relay surface of interface 4.7 / product 6: the buyer's browser posts the card here, gets
 // the bank's auto-submitting 3D form, and comes back from the ACS to the callback, which answers

@@ -2,7 +2,7 @@ import { formatTry } from "../../domain/checks/money";
 import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { InstallmentOptionJson } from "../../domain/installments/types";
 import type { LinkRow } from "../../store/links-sql";
-import { html, raw, type PageResponse, type SafeHtml } from "./html";
+import { html, raw, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, payFormActions, renderLinkPage } from "./link-html";
 import { LINK_PAGE_SCRIPT } from "./link-script";
 import { linkSummary } from "./link-views";

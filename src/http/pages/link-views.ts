@@ -5,7 +5,7 @@ import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { LinkPageState } from "../../domain/link-checkout/state";
 import type { LinkRow } from "../../store/links-sql";
 import type { PaymentRow } from "../../store/payments-sql";
-import { html, type PageResponse, type SafeHtml } from "./html";
+import { html, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, renderLinkPage } from "./link-html";
 
 // What a link page says about the link and about an attempt's result (product 7). Pages are

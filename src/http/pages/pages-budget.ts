@@ -5,7 +5,7 @@ import { callerIpKey } from "../client-ip";
 import { errorResponse } from "../envelope";
 import type { PageRoute } from "../page";
 import { toWebResponse } from "./handoff";
-import { errorPage } from "./html";
+import { errorPage } from "../../html";
 
 // Product 23: buyer-facing pages have their own per-IP budget, `pages.ip`, never a partner's API
 // budget, so one public link URL cannot drain what the partner's integration lives on, and a
@@ -31,6 +31,6 @@ export function withPagesBudget(deps: Deps, routes: readonly PageRoute[]): PageR
   return routes.map((route) =>
     route.pagesBudget === "exempt"
       ? route
-      : { ...route, handle: (event, traceId) => (admitted(deps, event) ? route.handle(event, traceId) : refusal(deps, route, traceId)) },
+      : { ...route, handle: (event, traceId, ctx) => (admitted(deps, event) ? route.handle(event, traceId, ctx) : refusal(deps, route, traceId)) },
   );
 }

@@ -122,7 +122,11 @@ export function parseForms(html: string, pageUrl: string): HtmlForm[] {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export function formClient(fetch: FetchLike, origins: readonly string[], maxSteps = 20) {
+/**
+ * `allow500`: set only when a test provokes a 500 on purpose; otherwise an HTML 500 on a page flow
+ * throws with its body (the page pipeline's "no unexpected 500" guard, as apiRequester's).
+ */
+export function formClient(fetch: FetchLike, origins: readonly string[], maxSteps = 20, allow500 = false) {
   const isOwn = (url: string): boolean => origins.includes(new URL(url).origin);
 
   async function navigate(method: string, url: string, body: URLSearchParams | null): Promise<Outcome> {
@@ -132,6 +136,7 @@ export function formClient(fetch: FetchLike, origins: readonly string[], maxStep
       const headers: Record<string, string> = next.body ? { "content-type": "application/x-www-form-urlencoded" } : {};
       const res = await fetch(next.url, { method: next.method, headers, body: next.body?.toString() });
       const text = await res.text();
+      if (res.status === 500 && !allow500) throw new Error(`unexpected 500 on ${next.method} ${next.url}: ${text}`);
       const isHtml = (res.headers.get("content-type") ?? "").includes("text/html");
       const visit: Visit = { method: next.method, url: next.url, status: res.status, headers: res.headers, body: text, forms: isHtml ? parseForms(text, next.url) : [] };
       trail.push(visit);

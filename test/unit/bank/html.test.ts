@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { autoSubmitForm, errorPage, html, raw, renderPage } from "../../../src/http/pages/html";
+import { autoSubmitForm, errorPage, html, raw, renderPage } from "../../../src/html";
 import { sensitive } from "../../../src/sensitive";
 import { readForm } from "./read-form";
 

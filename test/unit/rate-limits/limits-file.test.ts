@@ -12,7 +12,7 @@ const SERVE = { off: false, sandbox: false };
 const SANDBOX = { off: false, sandbox: true };
 
 describe("product 12: the budget table", () => {
-  it("has the budgets with the defaults and windows of the table (product 23 adds pages.ip)", () => {
+  it("has the budgets with the defaults and windows of the table (product 23 adds pages.ip, product 18 the panel login)", () => {
     const table = Object.fromEntries(
       BUDGET_NAMES.map((name) => [name, [BUDGETS[name].limit, BUDGETS[name].windowMs / 60_000]]),
     );
@@ -28,6 +28,7 @@ describe("product 12: the budget table", () => {
       "installments.partner": [120, 1],
       "reads.key": [300, 1],
       "pages.ip": [600, 1],
+      "panel.login.ip": [10, 1],
     });
   });
 

@@ -1,4 +1,4 @@
-import { Sensitive } from "../../sensitive";
+import { Sensitive } from "./sensitive";
 
 /**
  * Markup that is already safe to emit. Only `html` and `raw()` make one, so a plain string that
@@ -119,6 +119,8 @@ export interface PageInput {
   /** Where forms on this page may post, including origins a 303 after that post goes to. */
   formActions: readonly string[];
   status?: number;
+  /** More rules after the shared sheet (the panel's wider layout); a trusted constant. */
+  extraCss?: string;
 }
 
 /** The shell every browser-facing page uses: strict CSP, no caching (card data may be inside). */
@@ -131,7 +133,7 @@ export const renderPage = (input: PageInput): PageResponse => {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${input.title}</title>
-<style nonce="${input.nonce}">${raw(PAGE_CSS)}</style>
+<style nonce="${input.nonce}">${raw(PAGE_CSS + (input.extraCss ?? ""))}</style>
 </head>
 <body>
 <main>

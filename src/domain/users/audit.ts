@@ -1,0 +1,12 @@
+import type { Repos } from "../../store/repos";
+import type { AuditRow, PanelUserRow } from "../../store/users-sql";
+
+// Product 18's audit log: who did what, when, from where, and how it ended ("ok" or the catalog
+// code of the refusal). Written in the same unit as the change it records, or alone for a refusal.
+
+export type AuditEntry = { action: string; target: string | null; outcome: string; ip: string };
+
+export function recordAudit(tx: Repos, user: Pick<PanelUserRow, "id" | "partnerId" | "email">, entry: AuditEntry, atMs: number): void {
+  const row: AuditRow = { partnerId: user.partnerId, atMs, userId: user.id, email: user.email, ...entry };
+  tx.panelAudit.insert(row);
+}

@@ -1,0 +1,51 @@
+import type { H3Event } from "h3";
+import type { Deps } from "../deps";
+import { fail } from "../errors";
+import { checkCsrf, resumeSession, type PanelSession } from "../domain/users/sessions";
+import { roleAllows } from "../domain/users/service";
+import { Sensitive } from "../sensitive";
+import type { PanelRole } from "../store/users-sql";
+
+// The page pipeline's auth column for the merchant panel (product 18): the cookie names a
+// server-side session, the route names the least role, and every POST carries the CSRF token.
+
+export const SESSION_COOKIE = "kasa_panel";
+export const PANEL_LOGIN_PATH = "/panel/login";
+
+export function readSessionCookie(event: H3Event): Sensitive<string> | null {
+  const header = event.req.headers.get("cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE && rest.length > 0) return new Sensitive(rest.join("="));
+  }
+  return null;
+}
+
+/** HttpOnly, SameSite=Strict, Secure over https; no Max-Age: the server's row decides how long. */
+export function sessionCookie(deps: Deps, id: Sensitive<string> | null): string {
+  const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
+  const value = id === null ? "; Max-Age=0" : "";
+  return `${SESSION_COOKIE}=${id === null ? "" : id.reveal()}; Path=/panel; HttpOnly; SameSite=Strict${secure}${value}`;
+}
+
+export type Authorized = { session: PanelSession } | { redirect: Response };
+
+/**
+ * No live session: a GET goes to the login page, a POST is a 401 page (its form is lost either
+ * way, and a redirect would hide that).
+ */
+export async function resumeOrRedirect(deps: Deps, event: H3Event): Promise<Authorized> {
+  const id = readSessionCookie(event);
+  const session = id === null ? null : await resumeSession(deps, id);
+  if (session !== null) return { session };
+  if (event.req.method === "GET") {
+    return { redirect: new Response(null, { status: 303, headers: { Location: PANEL_LOGIN_PATH, "Cache-Control": "no-store", "Set-Cookie": sessionCookie(deps, null) } }) };
+  }
+  return fail("unauthorized", "the session has ended; log in again");
+}
+
+/** A POST's CSRF token first (403), then the route's least role (403). */
+export function checkAccess(session: PanelSession, role: PanelRole, form: Record<string, string> | null): void {
+  if (form !== null) checkCsrf(session, form.csrf);
+  if (!roleAllows(session.user.role, role)) fail("forbidden", `this needs the ${role} role`);
+}

@@ -1,0 +1,25 @@
+import type { Deps } from "../deps";
+import type { PageRoute } from "../http/page";
+import { accountPages } from "./account";
+import { adminPages } from "./admin";
+import { linkPages } from "./links";
+import { loginPages } from "./login";
+import { newPaymentPages, newPaymentResultPage } from "./new-payment";
+import { paymentPages } from "./payments";
+import { payoutPages } from "./payouts";
+import { toPageRoute } from "./route";
+import { webhookPages } from "./webhooks";
+
+/** Product 18: the merchant panel under /panel/, every row on the page pipeline with its auth column. */
+export function panelRoutes(deps: Deps): PageRoute[] {
+  const pages = [
+    ...accountPages(deps),
+    ...paymentPages(deps),
+    ...newPaymentPages(deps),
+    ...linkPages(deps),
+    ...payoutPages(deps),
+    ...webhookPages(deps),
+    ...adminPages(deps),
+  ];
+  return [...loginPages(deps), newPaymentResultPage(deps), ...pages.map(toPageRoute)];
+}

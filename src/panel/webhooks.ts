@@ -1,0 +1,98 @@
+import type { Deps } from "../deps";
+import { listDeliveries, resendDelivery, sendTestWebhook, showDelivery, WebhookOperatorError, type DeliveryDetail } from "../domain/webhooks/service";
+import type { PanelSession } from "../domain/users/sessions";
+import { roleAllows } from "../domain/users/service";
+import { fail } from "../errors";
+import { html, type SafeHtml } from "../html";
+import { routeParams } from "../http/endpoint";
+import type { PanelRoute } from "./route";
+import { csrfField, panelPage, seeOther } from "./layout";
+
+// Product 18 / interface 6: the partner's webhook deliveries with every attempt; an admin resends
+// a settled one (same id and body, interface 6.3) or sends `webhook.test`. The operator CLI calls
+// the same service functions; their refusals become catalog codes here, and another partner's
+// delivery is as absent as an unknown one.
+
+/** The operator service speaks in sentences; the panel answers with the catalog. */
+async function asCatalog<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof WebhookOperatorError) fail("validation_error", error.message);
+    throw error;
+  }
+}
+
+function ownDelivery(deps: Deps, session: PanelSession, id: string): DeliveryDetail {
+  const row = deps.store.q.webhooks.get(id);
+  if (!row || row.partnerId !== session.user.partnerId) fail("not_found", `delivery ${id} not found`);
+  return showDelivery(deps.store.q, id);
+}
+
+function listBody(deps: Deps, session: PanelSession): SafeHtml {
+  const rows = listDeliveries(deps.store.q, { partnerId: session.user.partnerId }).map(
+    (d) => html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.type}</td><td>${d.status}</td><td>${d.attempts}</td><td>${d.occurredAt}</td></tr>`,
+  );
+  const send =
+    roleAllows(session.user.role, "admin") &&
+    html`<form method="post" action="/panel/webhooks/test">${csrfField(session)}<div class="actions"><button type="submit">webhook.test gönder</button></div></form>`;
+  const table =
+    rows.length === 0
+      ? html`<p>Gönderim yok.</p>`
+      : html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Tür</th><th scope="col">Durum</th><th scope="col">Deneme</th><th scope="col">Olay zamanı</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`${send}${table}`;
+}
+
+function detailBody(session: PanelSession, d: DeliveryDetail): SafeHtml {
+  const attempts = d.history.map((a) => html`<tr><td>${a.n}</td><td>${a.startedAt}</td><td>${a.outcome}</td><td>${a.httpStatus ?? "—"}</td><td>${a.latencyMs ?? "—"}</td><td>${a.error ?? "—"}</td></tr>`);
+  const resend =
+    roleAllows(session.user.role, "admin") &&
+    d.status !== "pending" &&
+    html`<form method="post" action="/panel/webhooks/${encodeURIComponent(d.id)}/resend">${csrfField(session)}<div class="actions"><button type="submit">Yeniden gönder</button></div></form>`;
+  return html`<dl><dt>Tür</dt><dd>${d.type}</dd><dt>Durum</dt><dd id="delivery-status">${d.status}</dd><dt>Sonraki deneme</dt><dd>${d.nextAttemptAt ?? "—"}</dd></dl>
+<h2>Denemeler</h2>
+${attempts.length === 0 ? html`<p>Henüz deneme yok.</p>` : html`<table><thead><tr><th scope="col">#</th><th scope="col">Zaman</th><th scope="col">Sonuç</th><th scope="col">HTTP</th><th scope="col">Süre (ms)</th><th scope="col">Hata</th></tr></thead><tbody>${attempts}</tbody></table>`}
+${resend}
+<h2>Gövde</h2><pre><code>${d.body}</code></pre>`;
+}
+
+export function webhookPages(deps: Deps): PanelRoute[] {
+  return [
+    {
+      method: "GET",
+      path: "/panel/webhooks",
+      auth: "panel:viewer",
+      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session) }),
+    },
+    {
+      method: "GET",
+      path: "/panel/webhooks/:id",
+      auth: "panel:viewer",
+      handle(event, ctx) {
+        const d = ownDelivery(deps, ctx.session, routeParams(event).id ?? "");
+        return panelPage(deps, ctx.session, { title: `Gönderim ${d.id}`, current: "/panel/webhooks", body: detailBody(ctx.session, d) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/panel/webhooks/test",
+      auth: "panel:admin",
+      action: "webhook.test",
+      async handle(_e, ctx) {
+        const d = await asCatalog(() => sendTestWebhook(deps, ctx.session.user.partnerId));
+        return seeOther(`/panel/webhooks/${encodeURIComponent(d.id)}`);
+      },
+    },
+    {
+      method: "POST",
+      path: "/panel/webhooks/:id/resend",
+      auth: "panel:admin",
+      action: "webhook.resend",
+      async handle(event, ctx) {
+        const id = ownDelivery(deps, ctx.session, routeParams(event).id ?? "").id;
+        await asCatalog(() => resendDelivery(deps, id));
+        return seeOther(`/panel/webhooks/${encodeURIComponent(id)}`);
+      },
+    },
+  ];
+}
