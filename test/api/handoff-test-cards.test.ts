@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_BINS, TEST_CARDS } from "../../src/bank/sim/test-cards";
+import { TEST_CARDS } from "../../src/bank/sim/test-cards";
 import type { Outcome, Visit } from "../../src/http/sandbox/form-client";
 import { harness, type Harness } from "../support/harness";
-import { answerAcs, createPayment, eventsOf, handOff, pageCode, paymentRow, RETURN_URL, seedWith } from "./payments-flow";
+import { answerAcs, createPayment, eventsOf, handOff, pageCode, paymentRow, RETURN_URL, TEST_CARDS_SEED } from "./payments-flow";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -10,14 +10,6 @@ afterEach(async () => h?.close());
 // Every row of product 6's test-card table, through the browser-less client without JavaScript:
 // form POST to the relay, the <noscript> button of the auto-submitting bank form, the ACS page,
 // the one-time code, the callback's 303. T-FX sits on a connection that accepts foreign cards.
-const SEED = {
-  ...seedWith({
-  connections: [{ id: "vpos-fx", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true }],
-  terminals: [{ id: "T-FX", partner: "ptn_test", connection: "vpos-fx", installments: [1, 3], bank: "Demo Bank A", rates: [{ count: 1, rateBps: 250 }, { count: 3, rateBps: 500 }] }],
-  }),
-  // The whole demo BIN table that ships with the sandbox (product 6).
-  bins: DEMO_BINS.map((b) => ({ ...b })),
-};
 
 type Ending =
   | { kind: "captured"; family: string | null; bank: string | null }
@@ -75,7 +67,7 @@ describe("product 6 test cards end to end through the form-following client (no 
   });
 
   it.each(SCENARIOS.map((s) => [`${s.pan} on ${s.terminalId} x${s.installment} -> ${s.ending.kind}`, s] as const))("%s", async (_n, s) => {
-    h = await harness({ seed: SEED });
+    h = await harness({ seed: TEST_CARDS_SEED });
     const { code, acs, done } = await journey(h, s);
     for (const v of [...acs.trail, ...(done?.trail ?? [])]) expectStrictPage(v);
     const row = paymentRow(h, code);

@@ -1,3 +1,4 @@
+import { DEMO_BINS } from "../../src/bank/sim/test-cards";
 import type { ConnectionRow } from "../../src/store/catalog-sql";
 import { markOpened } from "../../src/domain/payment-links/service";
 import { createLinkPayment } from "../../src/domain/payments/create";
@@ -161,3 +162,16 @@ export async function linkPaymentOf(
 export async function tightenConnection(h: Harness, limits: Partial<ConnectionRow>, connectionId = "vpos-1"): Promise<void> {
   await h.store.write((tx) => tx.catalog.upsertConnection({ ...tx.catalog.connection(connectionId)!, ...limits }));
 }
+
+/**
+ * TEST_SEED plus terminal T-FX on a connection that accepts foreign cards, and the whole demo BIN
+ * table that ships with the sandbox (product 6): every test card resolves as in the sandbox.
+ */
+export const TEST_CARDS_SEED = {
+  ...seedWith({
+  connections: [{ id: "vpos-fx", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true }],
+  terminals: [{ id: "T-FX", partner: "ptn_test", connection: "vpos-fx", installments: [1, 3], bank: "Demo Bank A", rates: [{ count: 1, rateBps: 250 }, { count: 3, rateBps: 500 }] }],
+  }),
+  // The whole demo BIN table that ships with the sandbox (product 6).
+  bins: DEMO_BINS.map((b) => ({ ...b })),
+};

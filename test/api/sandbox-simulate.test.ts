@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
 import { OTHER_KEY } from "../support/fixtures";
 import { harness, type Harness } from "../support/harness";
-import { createPayment, eventsOf, paymentRow, seedWith } from "./payments-flow";
+import { createPayment, eventsOf, paymentRow, TEST_CARDS_SEED } from "./payments-flow";
 
 // Product 21: the buyer's side without a browser, in sandbox mode, through the same relay, bank and
 // callback code: one row per test card of product 6, plus attempts, limits, scoping and mode.
@@ -10,15 +9,8 @@ import { createPayment, eventsOf, paymentRow, seedWith } from "./payments-flow";
 let h: Harness;
 afterEach(async () => h?.close());
 
-const SEED = {
-  ...seedWith({
-    connections: [{ id: "vpos-fx", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true }],
-    terminals: [{ id: "T-FX", partner: "ptn_test", connection: "vpos-fx", installments: [1, 3], bank: "Demo Bank A", rates: [{ count: 1, rateBps: 250 }, { count: 3, rateBps: 500 }] }],
-  }),
-  bins: DEMO_BINS.map((b) => ({ ...b })),
-};
 
-const sandbox = () => harness({ seed: SEED, config: { mode: "sandbox" } });
+const sandbox = () => harness({ seed: TEST_CARDS_SEED, config: { mode: "sandbox" } });
 const simulate = (code: string, body: Record<string, unknown>, key?: string) =>
   h.post(`/sandbox/payments/${code}/simulate`, body, key === undefined ? undefined : { key });
 
@@ -112,7 +104,7 @@ describe("product 21 simulate: scope, shape and mode", () => {
   });
 
   it("outside sandbox mode both paths are 404 not_found", async () => {
-    h = await harness({ seed: SEED });
+    h = await harness({ seed: TEST_CARDS_SEED });
     const { paymentCode } = (await createPayment(h)).json;
     expect((await simulate(paymentCode, { card: "4000001100000009" })).json.error.code).toBe("not_found");
     expect((await h.post("/sandbox/payment-links/pl_x/simulate", { card: "4000001100000009" })).json.error.code).toBe("not_found");

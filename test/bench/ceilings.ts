@@ -1,6 +1,7 @@
+import { freePort } from "../support/free-port";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HOST, cpuSeconds, freePort, rssMiB, startProcess, wrk, waitForAnswer, wrkScript, type Proc } from "./tools";
+import { HOST, cpuSeconds, rssMiB, startProcess, wrk, waitForAnswer, wrkScript, type Proc } from "./tools";
 
 // Ceilings measured in the same run, on the same machine, as the figures they divide (README,
 // Performance): what the hardware gives a bare program, so a ratio says what kasa adds.

@@ -1,7 +1,8 @@
+import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
 import { BENCH_KEY, TERMINAL, seedDb, type BenchSeed } from "./seed-db";
-import { HOST, cpuSeconds, freePort, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
+import { HOST, cpuSeconds, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
 // kasa's scenarios: each starts `dist/kasa serve` on a database seeded for it, with every rate
 // budget raised by a --limits file, and drives it on loopback. A scenario is one row of the table.

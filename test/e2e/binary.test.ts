@@ -1,24 +1,14 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../src/store/migrate";
 import { openStore } from "../../src/store/store";
+import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 describe("issue 2 end to end: the compiled binary", () => {
   it("kasa sandbox prints its key, answers the acceptance endpoint and stops cleanly on SIGTERM", async () => {

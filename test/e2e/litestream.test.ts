@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/store";
+import { freePort } from "../support/free-port";
 
 // product 19 / issue 20: Litestream (installed from npm, a devDependency) replicating kasa's database
 // to a file replica while kasa serves under load; then a restore from the replica alone.
@@ -13,16 +13,6 @@ import { openStore } from "../../src/store/store";
 const BINARY = "dist/kasa";
 const LITESTREAM = "node_modules/@flydotio/litestream-linux-x64/litestream";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 function createPayment(port: number, key: string, txCode: string): Promise<string | null> {
   return new Promise((resolve) => {

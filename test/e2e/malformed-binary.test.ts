@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port";
 
 // Issue 14, product 23 through the compiled binary: what Bun's server and h3 would answer on their
 // own (a path that does not decode, headers too large for kasa) is kasa's envelope on the API and
@@ -12,16 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 let child: ChildProcess;
 let port = 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port: p } = srv.address() as { port: number };
-      srv.close(() => resolve(p));
-    });
-    srv.on("error", reject);
-  });
-}
 
 beforeAll(async () => {
   port = await freePort();

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
 
@@ -14,11 +15,6 @@ function listenAny(): Promise<{ server: Server; port: number }> {
   });
 }
 
-async function freePort(): Promise<number> {
-  const { server, port } = await listenAny();
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe("product 19 metrics listener in the compiled binary", () => {
   it("serves /metrics on --metrics-port (not on the API port); SIGTERM still exits 0", async () => {

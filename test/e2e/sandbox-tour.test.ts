@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port";
 
 // Issue 22 / product 21, the README's five-minute tour through the compiled binary: create a
 // payment, simulate the buyer with a test card, watch the webhook in `kasa webhooks tail`, read the
@@ -14,15 +14,6 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function start(args: string[]) {
   const child = spawn("dist/kasa", args, { stdio: ["ignore", "pipe", "pipe"] });

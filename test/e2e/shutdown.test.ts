@@ -1,24 +1,14 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/store";
+import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 type Outcome = { status: number; body: string } | { error: string };
 
