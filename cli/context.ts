@@ -60,7 +60,11 @@ export function table(rows: Array<Record<string, unknown>>, columns?: string[]):
   const cols = columns ?? Object.keys(rows[0]!);
   const cell = (v: unknown) => (v === null || v === undefined ? "-" : escapeControls(String(v)));
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(cols), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n");
 }
 

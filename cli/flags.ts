@@ -39,7 +39,8 @@ export function parseList(raw: unknown, flag: string): string[] {
 export function parseLimit(raw: unknown): number {
   if (raw === undefined) return LIST_SIZE_DEFAULT;
   const n = parseInteger(raw, "limit");
-  if (n < LIST_SIZE_MIN || n > LIST_SIZE_MAX) throw new CliError(`--limit: must be an integer from ${LIST_SIZE_MIN} to ${LIST_SIZE_MAX}`, 2);
+  if (n < LIST_SIZE_MIN || n > LIST_SIZE_MAX)
+    throw new CliError(`--limit: must be an integer from ${LIST_SIZE_MIN} to ${LIST_SIZE_MAX}`, 2);
   return n;
 }
 

@@ -19,7 +19,8 @@ export const istanbulOfIso = (iso: string | null): string => (iso === null ? "-"
 /** A record as aligned "label  value" lines, for `show` commands. */
 export function details(pairs: Array<[string, unknown]>): string {
   const width = Math.max(...pairs.map(([label]) => label.length));
-  const cell = (v: unknown) => escapeControls(v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(",") || "-" : String(v));
+  const cell = (v: unknown) =>
+    escapeControls(v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(",") || "-" : String(v));
   return pairs.map(([label, value]) => `${label.padEnd(width)}  ${cell(value)}`).join("\n");
 }
 

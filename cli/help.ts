@@ -38,9 +38,17 @@ function wrap(text: string, width: number): string[] {
 export async function renderGroupHelp(cmd: AnyCommand, path: string): Promise<string> {
   const subs = Object.entries((await resolve(cmd.subCommands ?? {})) as Record<string, AnyCommand>);
   const own = await describe(cmd);
-  const rows = await Promise.all(subs.map(async ([name, sub]) => ({ name, sub: await resolve(sub), info: await describe(await resolve(sub)) })));
+  const rows = await Promise.all(
+    subs.map(async ([name, sub]) => ({ name, sub: await resolve(sub), info: await describe(await resolve(sub)) })),
+  );
   const nameWidth = Math.max(...rows.map((r) => r.name.length)) + 2;
-  const out = [...wrap(own.summary, HELP_WIDTH), "", `Usage: ${path} <command> [options]   (${path} <command> --help for its options)`, "", "Commands:"];
+  const out = [
+    ...wrap(own.summary, HELP_WIDTH),
+    "",
+    `Usage: ${path} <command> [options]   (${path} <command> --help for its options)`,
+    "",
+    "Commands:",
+  ];
   for (const r of rows) {
     const [first = "", ...rest] = wrap(r.info.summary, HELP_WIDTH - 2 - nameWidth);
     out.push(`  ${r.name.padEnd(nameWidth)}${first}`, ...rest.map((l) => `  ${" ".repeat(nameWidth)}${l}`));

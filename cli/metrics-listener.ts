@@ -17,6 +17,8 @@ export async function startMetricsListener(host: string, port: number, render: (
   } catch (error) {
     const code = (error as { code?: string }).code;
     const inUse = code === "EADDRINUSE" || /in use/i.test(String((error as Error).message));
-    throw new CliError(`--metrics-port ${port}: ${inUse ? `${host}:${port} is already in use` : String((error as Error).message).split("\n")[0]}`);
+    throw new CliError(
+      `--metrics-port ${port}: ${inUse ? `${host}:${port} is already in use` : String((error as Error).message).split("\n")[0]}`,
+    );
   }
 }

@@ -59,7 +59,9 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   });
   if (!limits.ok) throw new CliError(limits.message);
   let registry: Registry | undefined;
-  const metrics = opts.metrics ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "") : undefined;
+  const metrics = opts.metrics
+    ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "")
+    : undefined;
   const store = await openStore(opts.db);
   try {
     refuseDemoKey(store, opts);
@@ -74,8 +76,15 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     const ids = createIds(clock);
     await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), clock.nowMs(), ids.keyId);
   }
-  const baseUrl = (opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`).replace(/\/+$/, "");
-  const config: Config = { mode: opts.mode, baseUrl, trustProxy: opts.trustProxy, allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox" };
+  const baseUrl = (
+    opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`
+  ).replace(/\/+$/, "");
+  const config: Config = {
+    mode: opts.mode,
+    baseUrl,
+    trustProxy: opts.trustProxy,
+    allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox",
+  };
   const runtime = createRuntime({ store, clock, config, log: serviceLog(opts), rateLimiter: createRateLimiter({ limits: limits.limits }) });
   registry = runtime.metrics;
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
@@ -116,7 +125,15 @@ function serviceLog(opts: ServerOptions) {
   return format === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
 }
 
-type Banner = { mode: Mode; baseUrl: string; db: string; startupMs: number; fresh: boolean; demoKey: boolean; demoPassword: Sensitive<string> | null };
+type Banner = {
+  mode: Mode;
+  baseUrl: string;
+  db: string;
+  startupMs: number;
+  fresh: boolean;
+  demoKey: boolean;
+  demoPassword: Sensitive<string> | null;
+};
 
 function printBanner(b: Banner): void {
   const lines = [
@@ -124,8 +141,12 @@ function printBanner(b: Banner): void {
     `Base URL:       ${b.baseUrl}`,
   ];
   if (b.mode === "sandbox") {
-    if (b.demoKey) lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to http://127.0.0.1:9000/hooks)`);
-    if (b.demoPassword) lines.push(`Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`);
+    if (b.demoKey)
+      lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to http://127.0.0.1:9000/hooks)`);
+    if (b.demoPassword)
+      lines.push(
+        `Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`,
+      );
     lines.push("Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)");
     lines.push("Test cards (any future expiry, any 3-digit CVV; 3D code 123456):");
     for (const c of TEST_CARDS) lines.push(`  ${c.pan}  ${c.outcome}`);

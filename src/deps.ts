@@ -22,7 +22,6 @@ export type Config = {
   allowPrivateWebhooks: boolean;
 };
 
-
 export type Deps = {
   /** All-or-nothing admission over several rate budgets (product 12). */
   rateLimiter: RateLimiter;

@@ -34,6 +34,7 @@ export function createJsonLog(write: (line: string) => void, tag = "kasa"): Log 
 /** For tests: keeps every line so a test can scan them (e.g. for card numbers). */
 export function memoryLog(): Log & { lines: string[] } {
   const lines: string[] = [];
-  const push = (level: string) => (m: string, f?: Record<string, unknown>) => void lines.push(`${level} ${m}${f ? ` ${JSON.stringify(f, replacer)}` : ""}`);
+  const push = (level: string) => (m: string, f?: Record<string, unknown>) =>
+    void lines.push(`${level} ${m}${f ? ` ${JSON.stringify(f, replacer)}` : ""}`);
   return { lines, info: push("info"), warn: push("warn"), error: push("error") };
 }

@@ -27,7 +27,11 @@ export class Counter implements Family {
     else this.values.set(key, { labels, value: by });
   }
   render(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`, ...[...this.values.values()].map((v) => `${this.name}${labelText(v.labels)} ${v.value}`)];
+    return [
+      `# HELP ${this.name} ${this.help}`,
+      `# TYPE ${this.name} counter`,
+      ...[...this.values.values()].map((v) => `${this.name}${labelText(v.labels)} ${v.value}`),
+    ];
   }
 }
 
@@ -50,7 +54,8 @@ export class Histogram implements Family {
   render(): string[] {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const s of this.series.values()) {
-      for (const [i, le] of this.buckets.entries()) out.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}`);
+      for (const [i, le] of this.buckets.entries())
+        out.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}`);
       out.push(`${this.name}_bucket${labelText({ ...s.labels, le: "+Inf" })} ${s.count}`);
       out.push(`${this.name}_sum${labelText(s.labels)} ${s.sum}`, `${this.name}_count${labelText(s.labels)} ${s.count}`);
     }
@@ -66,7 +71,11 @@ export class Gauge implements Family {
     private readonly read: () => Array<{ labels: Labels; value: number }>,
   ) {}
   render(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, ...this.read().map((s) => `${this.name}${labelText(s.labels)} ${s.value}`)];
+    return [
+      `# HELP ${this.name} ${this.help}`,
+      `# TYPE ${this.name} gauge`,
+      ...this.read().map((s) => `${this.name}${labelText(s.labels)} ${s.value}`),
+    ];
   }
 }
 

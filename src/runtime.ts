@@ -69,17 +69,20 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   if (opts.config.mode === "sandbox" && opts.clock instanceof SandboxClock) {
     const clock = opts.clock;
     api.push(
-      ...sandboxRoutes({
-        nowMs: () => clock.nowMs(),
-        async moveTo(targetMs) {
-          const offset = clock.moveTo(targetMs);
-          await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
-          await timers.runDue();
+      ...sandboxRoutes(
+        {
+          nowMs: () => clock.nowMs(),
+          async moveTo(targetMs) {
+            const offset = clock.moveTo(targetMs);
+            await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
+            await timers.runDue();
+          },
         },
-      }, () => {
-        invariant(buyer !== undefined, "the sandbox buyer exists once the app does");
-        return buyer;
-      }),
+        () => {
+          invariant(buyer !== undefined, "the sandbox buyer exists once the app does");
+          return buyer;
+        },
+      ),
     );
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));

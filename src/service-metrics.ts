@@ -13,16 +13,26 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 export function createServiceMetrics(deps: Pick<Deps, "store" | "timers">): { registry: Registry; onRequest(r: RequestRecord): void } {
   const registry = new Registry();
   const requests = registry.add(new Counter("kasa_http_requests_total", "HTTP requests answered, by method, route pattern and status."));
-  const latency = registry.add(new Histogram("kasa_http_request_duration_seconds", "HTTP request latency by route pattern and status.", LATENCY_BUCKETS_S));
+  const latency = registry.add(
+    new Histogram("kasa_http_request_duration_seconds", "HTTP request latency by route pattern and status.", LATENCY_BUCKETS_S),
+  );
   const batchUnits = registry.add(new Histogram("kasa_store_batch_units", "Units of work per group commit.", BATCH_BUCKETS));
-  const commit = registry.add(new Histogram("kasa_store_commit_seconds", "Time to run and COMMIT one group-commit batch.", LATENCY_BUCKETS_S));
+  const commit = registry.add(
+    new Histogram("kasa_store_commit_seconds", "Time to run and COMMIT one group-commit batch.", LATENCY_BUCKETS_S),
+  );
   deps.store.observeBatches((units, ms) => {
     batchUnits.observe(units);
     commit.observe(ms / 1000);
   });
-  registry.add(new Gauge("kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", () => [{ labels: {}, value: pendingDeliveries(deps.store.db) }]));
   registry.add(
-    new Gauge("kasa_timers_pending", "Timers in the wheel by kind.", () => [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value }))),
+    new Gauge("kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", () => [
+      { labels: {}, value: pendingDeliveries(deps.store.db) },
+    ]),
+  );
+  registry.add(
+    new Gauge("kasa_timers_pending", "Timers in the wheel by kind.", () =>
+      [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
+    ),
   );
   return {
     registry,

@@ -44,7 +44,10 @@ export class TimerHeap {
     const top = { dueAtMs: this.due[0]!, seq: this.seq[0]!, kind: this.kinds[0]!, key: this.keys[0]! };
     const last = --this.n;
     if (last > 0) {
-      const d = this.due[last]!, s = this.seq[last]!, k = this.kinds[last]!, key = this.keys[last]!;
+      const d = this.due[last]!,
+        s = this.seq[last]!,
+        k = this.kinds[last]!,
+        key = this.keys[last]!;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;

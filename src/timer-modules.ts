@@ -16,4 +16,12 @@ export type TimerModule = {
   pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
 };
 
-export const TIMER_MODULES: TimerModule[] = [webhookTimerModule, webhookSweepModule, linkExpiryTimer, paymentExpiryTimer, refundCheckTimer, dayendTimer, payoutTimer];
+export const TIMER_MODULES: TimerModule[] = [
+  webhookTimerModule,
+  webhookSweepModule,
+  linkExpiryTimer,
+  paymentExpiryTimer,
+  refundCheckTimer,
+  dayendTimer,
+  payoutTimer,
+];

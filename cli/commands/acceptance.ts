@@ -24,7 +24,10 @@ export const holdsCommand = defineCommand({
   meta: { name: "holds", description: "Set or clear an admin hold (product 10).\n\nExample: kasa holds set --partner ptn_demo" },
   subCommands: {
     set: defineCommand({
-      meta: { name: "set", description: "Set an admin_hold: new payments, links and refunds get 403.\n\nExample: kasa holds set --partner ptn_demo" },
+      meta: {
+        name: "set",
+        description: "Set an admin_hold: new payments, links and refunds get 403.\n\nExample: kasa holds set --partner ptn_demo",
+      },
       args: { ...partnerArg, ...commonArgs },
       run: ({ args }) =>
         withStore(args, async (ctx) => {
@@ -47,7 +50,11 @@ export const holdsCommand = defineCommand({
 });
 
 const add = defineCommand({
-  meta: { name: "add", description: "Register an agreement the partner must accept.\n\nExample: kasa agreements add --partner ptn_demo --code DPA --name 'Data Processing' --version 2 --requirement consent --kind renewal --deadline 2026-12-31T21:00:00Z" },
+  meta: {
+    name: "add",
+    description:
+      "Register an agreement the partner must accept.\n\nExample: kasa agreements add --partner ptn_demo --code DPA --name 'Data Processing' --version 2 --requirement consent --kind renewal --deadline 2026-12-31T21:00:00Z",
+  },
   args: {
     ...partnerArg,
     code: { type: "string", required: true, description: "agreement code" },
@@ -66,9 +73,15 @@ const add = defineCommand({
       const existing = ctx.store.q.acceptance.agreement(id, args.code, args.version);
       await ctx.store.write((tx) =>
         tx.acceptance.upsertAgreement({
-          partnerId: id, agreementCode: args.code, version: args.version, agreementName: args.name,
-          requirement: args.requirement as "consent" | "wet_signature", kind: args.kind as "first" | "renewal", deadlineAtMs,
-          acceptedAtMs: existing?.acceptedAtMs ?? null, createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
+          partnerId: id,
+          agreementCode: args.code,
+          version: args.version,
+          agreementName: args.name,
+          requirement: args.requirement as "consent" | "wet_signature",
+          kind: args.kind as "first" | "renewal",
+          deadlineAtMs,
+          acceptedAtMs: existing?.acceptedAtMs ?? null,
+          createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
         }),
       );
       printAcceptance(args, ctx, id, `agreement ${args.code} v${args.version} added`);
@@ -76,18 +89,26 @@ const add = defineCommand({
 });
 
 const accept = defineCommand({
-  meta: { name: "accept", description: "Record that the partner accepted an agreement (every pending version of the code).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA" },
+  meta: {
+    name: "accept",
+    description:
+      "Record that the partner accepted an agreement (every pending version of the code).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA",
+  },
   args: { ...partnerArg, code: { type: "string", required: true, description: "agreement code" }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async (ctx) => {
       const id = knownPartner(ctx, args.partner);
-      if (!ctx.store.q.acceptance.agreements(id).some((a) => a.agreementCode === args.code)) throw new CliError(`unknown agreement ${args.code} for ${id}`);
+      if (!ctx.store.q.acceptance.agreements(id).some((a) => a.agreementCode === args.code))
+        throw new CliError(`unknown agreement ${args.code} for ${id}`);
       await acceptAgreement(ctx, id, args.code);
       printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
     }),
 });
 
 export const agreementsCommand = defineCommand({
-  meta: { name: "agreements", description: "Manage partner agreements (product 10).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA" },
+  meta: {
+    name: "agreements",
+    description: "Manage partner agreements (product 10).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA",
+  },
   subCommands: { add, accept },
 });

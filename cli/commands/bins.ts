@@ -21,9 +21,18 @@ function readCsv(file: string): string {
 }
 
 export const binsImportCommand = defineCommand({
-  meta: { name: "import", description: "Import a BIN table CSV (bin,brand,family,bank,installments), all or nothing.\n\nExample: kasa bins import bins.csv --db kasa.db" },
+  meta: {
+    name: "import",
+    description:
+      "Import a BIN table CSV (bin,brand,family,bank,installments), all or nothing.\n\nExample: kasa bins import bins.csv --db kasa.db",
+  },
   args: {
-    file: { type: "positional", description: "CSV file with the header bin,brand,family,bank,installments", valueHint: "FILE.csv", required: true },
+    file: {
+      type: "positional",
+      description: "CSV file with the header bin,brand,family,bank,installments",
+      valueHint: "FILE.csv",
+      required: true,
+    },
     ...commonArgs,
   },
   async run({ args }) {
@@ -32,11 +41,13 @@ export const binsImportCommand = defineCommand({
     // names file, line and field, as an operator needs to fix it in an editor.
     if (!parsed.ok) throw new CliError(`${args.file} line ${parsed.line}: ${parsed.message}; nothing was imported`);
     const rows = parsed.rows;
-    const imported = await withStore(args, ({ store }) =>
-      store.write((tx) => {
-        for (const row of rows) tx.catalog.upsertBin(row);
-        return rows.length;
-      }),
+    const imported = await withStore(
+      args,
+      ({ store }) =>
+        store.write((tx) => {
+          for (const row of rows) tx.catalog.upsertBin(row);
+          return rows.length;
+        }),
       { create: true },
     );
     output(args, { file: args.file, imported }, () => `Imported ${imported} BIN rows from ${args.file}.`);
@@ -44,6 +55,9 @@ export const binsImportCommand = defineCommand({
 });
 
 export const binsCommand = defineCommand({
-  meta: { name: "bins", description: "Manage the BIN table (card brand, family, bank per 8-digit BIN).\n\nExample: kasa bins import bins.csv" },
+  meta: {
+    name: "bins",
+    description: "Manage the BIN table (card brand, family, bank per 8-digit BIN).\n\nExample: kasa bins import bins.csv",
+  },
   subCommands: { import: binsImportCommand },
 });

@@ -42,7 +42,12 @@ export const dayendCommand = defineCommand({
       const runtime = createRuntime({
         store,
         clock,
-        config: { mode: clock instanceof SandboxClock ? "sandbox" : "serve", baseUrl: "http://localhost", trustProxy: false, allowPrivateWebhooks: false },
+        config: {
+          mode: clock instanceof SandboxClock ? "sandbox" : "serve",
+          baseUrl: "http://localhost",
+          trustProxy: false,
+          allowPrivateWebhooks: false,
+        },
         log: createLog("dayend"),
         rateLimiter: createRateLimiter({ limits: "off" }),
       });

@@ -1,6 +1,13 @@
 import { defineCommand } from "citty";
 import goldenVectors from "../../src/domain/installments/golden-vectors.json";
-import { AmountOverflowError, defaultShareBps, MAX_RATE_BPS, MAX_SHARE_BPS, quoteAmounts, type QuoteInput } from "../../src/domain/installments/math";
+import {
+  AmountOverflowError,
+  defaultShareBps,
+  MAX_RATE_BPS,
+  MAX_SHARE_BPS,
+  quoteAmounts,
+  type QuoteInput,
+} from "../../src/domain/installments/math";
 import type { CommissionBasis } from "../../src/domain/installments/types";
 import { CliError, commonArgs, output, table } from "../context";
 
@@ -49,7 +56,11 @@ function quoteOne(input: QuoteInput): QuoteRow {
 }
 
 export const installmentsQuoteCommand = defineCommand({
-  meta: { name: "quote", description: "Print product 8's golden vectors, or compute one quote from the flags.\n\nExample: kasa installments quote --basis gross --base 100000 --rate 450 --fee 100 --share 10000 --json" },
+  meta: {
+    name: "quote",
+    description:
+      "Print product 8's golden vectors, or compute one quote from the flags.\n\nExample: kasa installments quote --basis gross --base 100000 --rate 450 --fee 100 --share 10000 --json",
+  },
   args: {
     basis: { type: "string", description: "commission basis: gross (default) or net", valueHint: "gross|net" },
     base: { type: "string", description: "baseAmount in kuruş (>= 1)", valueHint: "KURUS" },

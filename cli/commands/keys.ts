@@ -5,23 +5,37 @@ import type { ApiKeyRow } from "../../src/store/partners-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 
 const toKeyJson = (k: ApiKeyRow) => ({
-  id: k.id, partnerId: k.partnerId, hint: k.keyHint, createdAt: toIso(k.createdAtMs), revokedAt: k.revokedAtMs === null ? null : toIso(k.revokedAtMs),
+  id: k.id,
+  partnerId: k.partnerId,
+  hint: k.keyHint,
+  createdAt: toIso(k.createdAtMs),
+  revokedAt: k.revokedAtMs === null ? null : toIso(k.revokedAtMs),
 });
 
 const issue = defineCommand({
-  meta: { name: "issue", description: "Issue a new API key for a partner; the key is shown once.\n\nExample: kasa keys issue --partner ptn_demo" },
+  meta: {
+    name: "issue",
+    description: "Issue a new API key for a partner; the key is shown once.\n\nExample: kasa keys issue --partner ptn_demo",
+  },
   args: { partner: { type: "string", description: "partner id", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store, clock, ids }) => {
       const partnerId = requireArg(args.partner, "partner");
       if (!store.q.partners.get(partnerId)) throw new CliError(`unknown partner ${partnerId}`);
       const { row, key } = await issueApiKey({ store, clock, ids }, partnerId);
-      output(args, { ...toKeyJson(row), key: key.reveal() }, () => `API key for ${partnerId} (shown once, store it now):\n${key.reveal()}\nid: ${row.id}`);
+      output(
+        args,
+        { ...toKeyJson(row), key: key.reveal() },
+        () => `API key for ${partnerId} (shown once, store it now):\n${key.reveal()}\nid: ${row.id}`,
+      );
     }),
 });
 
 const list = defineCommand({
-  meta: { name: "list", description: "List API keys (hints only; keys are stored as SHA-256).\n\nExample: kasa keys list --partner ptn_demo" },
+  meta: {
+    name: "list",
+    description: "List API keys (hints only; keys are stored as SHA-256).\n\nExample: kasa keys list --partner ptn_demo",
+  },
   args: { partner: { type: "string", description: "only this partner's keys" }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, ({ store }) => {

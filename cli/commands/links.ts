@@ -48,11 +48,22 @@ function toLinkDetailJson(l: LinkRow, baseUrl: string, payments: PaymentSummaryR
 function describeLink(d: ReturnType<typeof toLinkDetailJson>, l: LinkRow, payments: PaymentSummaryRow[]): string {
   return [
     details([
-      ["link", d.id], ["partner", d.partnerId], ["reference", d.partnerReference], ["terminal", d.terminalId], ["status", d.status],
-      ["amount", tryOrDash(d.amount)], ["customer share bps", d.customerCommissionShareBps], ["description", d.description],
-      ["url", d.url], ["redirect url", d.redirectUrl], ["allowed counts", d.allowedInstallmentCounts], ["payer", d.payerName],
-      ["created", istanbulOrDash(l.createdAtMs)], ["first opened", istanbulOrDash(l.firstOpenedAtMs)],
-      ["last opened", istanbulOrDash(l.lastOpenedAtMs)], ["expires", istanbulOrDash(l.expiresAtMs)],
+      ["link", d.id],
+      ["partner", d.partnerId],
+      ["reference", d.partnerReference],
+      ["terminal", d.terminalId],
+      ["status", d.status],
+      ["amount", tryOrDash(d.amount)],
+      ["customer share bps", d.customerCommissionShareBps],
+      ["description", d.description],
+      ["url", d.url],
+      ["redirect url", d.redirectUrl],
+      ["allowed counts", d.allowedInstallmentCounts],
+      ["payer", d.payerName],
+      ["created", istanbulOrDash(l.createdAtMs)],
+      ["first opened", istanbulOrDash(l.firstOpenedAtMs)],
+      ["last opened", istanbulOrDash(l.lastOpenedAtMs)],
+      ["expires", istanbulOrDash(l.expiresAtMs)],
     ]),
     section("items", table((d.items ?? []).map((i) => ({ name: i.name, note: i.note, amount: tryOrDash(i.amount) })))),
     section("payments", table(payments.map(toPaymentTableRow))),
@@ -69,9 +80,12 @@ const list = defineListCommand({
   toTableRow: toLinkTableRow,
 });
 
-
 const show = defineCommand({
-  meta: { name: "show", description: "Show one payment link with its payments.\n\nExample: kasa links show pl_01jd0000000000000000 --base-url https://pay.example" },
+  meta: {
+    name: "show",
+    description:
+      "Show one payment link with its payments.\n\nExample: kasa links show pl_01jd0000000000000000 --base-url https://pay.example",
+  },
   args: {
     id: { type: "positional", description: "link id (pl_…)", required: true },
     "base-url": { type: "string", description: "the server's public base URL, to print the full link url", valueHint: "URL" },

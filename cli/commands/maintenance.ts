@@ -14,13 +14,19 @@ function createPrivateFile(file: string): void {
     fd = openSync(file, "wx", 0o600);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new CliError(code === "EEXIST" ? `${file} already exists (a backup never overwrites)` : `cannot write ${file} (${code ?? "error"})`);
+    throw new CliError(
+      code === "EEXIST" ? `${file} already exists (a backup never overwrites)` : `cannot write ${file} (${code ?? "error"})`,
+    );
   }
   closeSync(fd);
 }
 
 export const backupCommand = defineCommand({
-  meta: { name: "backup", description: "Copy the database while the server runs (online, consistent; file mode 0600).\n\nExample: kasa backup /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db" },
+  meta: {
+    name: "backup",
+    description:
+      "Copy the database while the server runs (online, consistent; file mode 0600).\n\nExample: kasa backup /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db",
+  },
   args: { file: { type: "positional", description: "new backup file (must not exist)", required: true }, ...commonArgs },
   run: async ({ args }) => {
     await withStore(args, ({ store }) => {
@@ -53,7 +59,11 @@ async function openVerified(file: string): Promise<Db> {
 }
 
 export const restoreCommand = defineCommand({
-  meta: { name: "restore", description: "Replace a stopped server's database with a checked backup.\n\nExample: kasa restore /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db" },
+  meta: {
+    name: "restore",
+    description:
+      "Replace a stopped server's database with a checked backup.\n\nExample: kasa restore /var/backups/kasa-2026-11-24.db --db /var/lib/kasa/kasa.db",
+  },
   args: { file: { type: "positional", description: "backup file", required: true }, ...commonArgs },
   run: async ({ args }) => {
     const target = resolveDbPath(args.db);
@@ -85,7 +95,11 @@ export const restoreCommand = defineCommand({
 });
 
 export const checkCommand = defineCommand({
-  meta: { name: "check", description: "SQLite integrity and foreign keys plus kasa's invariants; exit 1 on any finding, one line each.\n\nExample: kasa check --db /var/lib/kasa/kasa.db" },
+  meta: {
+    name: "check",
+    description:
+      "SQLite integrity and foreign keys plus kasa's invariants; exit 1 on any finding, one line each.\n\nExample: kasa check --db /var/lib/kasa/kasa.db",
+  },
   args: { ...commonArgs },
   run: async ({ args }) => {
     const findings = await withStore(args, ({ store }) => {

@@ -6,7 +6,8 @@ import { openApiDocument } from "../../src/openapi/document";
 export const openapiCommand = defineCommand({
   meta: {
     name: "openapi",
-    description: "Print the OpenAPI 3.1 description of the API (what GET /openapi.json serves).\n\nExample: kasa openapi --base-url https://pay.example > openapi.json",
+    description:
+      "Print the OpenAPI 3.1 description of the API (what GET /openapi.json serves).\n\nExample: kasa openapi --base-url https://pay.example > openapi.json",
   },
   args: { "base-url": { type: "string", description: "the server URL to put in the document", default: "http://127.0.0.1:8080" } },
   run: ({ args }) => {

@@ -57,14 +57,28 @@ function describePartner(d: ReturnType<typeof toPartnerDetail>): string {
   const holds = d.acceptance.holds.map((h) => `${h.reason}${h.effective ? "" : " (not yet effective)"}`);
   return [
     details([
-      ["id", d.id], ["name", d.name], ["status", d.status],
-      ["accepting payments", d.acceptance.acceptingPayments ? "yes" : "no"], ["holds", holds],
-      ["amount min", tryOrDash(d.amountLimits.min)], ["amount max", tryOrDash(d.amountLimits.max)],
-      ["card attempt limit", d.cardAttemptLimit], ["installment cap", d.installmentCap],
-      ["allowed hosts", d.allowedRedirectHosts], ["webhook url", d.webhook.url], ["webhook secret", d.webhook.secretHint],
-      ["rate multiplier", d.rateLimitMultiplier], ["payout account", d.payoutAccount], ["terminals", d.terminals],
+      ["id", d.id],
+      ["name", d.name],
+      ["status", d.status],
+      ["accepting payments", d.acceptance.acceptingPayments ? "yes" : "no"],
+      ["holds", holds],
+      ["amount min", tryOrDash(d.amountLimits.min)],
+      ["amount max", tryOrDash(d.amountLimits.max)],
+      ["card attempt limit", d.cardAttemptLimit],
+      ["installment cap", d.installmentCap],
+      ["allowed hosts", d.allowedRedirectHosts],
+      ["webhook url", d.webhook.url],
+      ["webhook secret", d.webhook.secretHint],
+      ["rate multiplier", d.rateLimitMultiplier],
+      ["payout account", d.payoutAccount],
+      ["terminals", d.terminals],
     ]),
-    section("pending agreements", table((d.acceptance.agreements ?? []).map((a) => ({ code: a.agreementCode, version: a.version, lastDay: a.lastDay, expired: a.expired })))),
+    section(
+      "pending agreements",
+      table(
+        (d.acceptance.agreements ?? []).map((a) => ({ code: a.agreementCode, version: a.version, lastDay: a.lastDay, expired: a.expired })),
+      ),
+    ),
   ].join("\n");
 }
 
@@ -104,10 +118,17 @@ const show = defineCommand({
 
 /** Flag -> seed-schema path, to name the flag in a validation message. */
 const FLAG_OF: Record<string, string> = {
-  name: "name", status: "status", "webhook.url": "webhook-url", "webhook.secret": "webhook-secret-file",
-  allowedRedirectHosts: "allowed-hosts", "amountLimits.min": "amount-min", "amountLimits.max": "amount-max",
-  cardAttemptLimit: "card-attempt-limit", installmentCap: "installment-cap",
-  rateLimitMultiplier: "rate-limit-multiplier", payoutAccount: "payout-account",
+  name: "name",
+  status: "status",
+  "webhook.url": "webhook-url",
+  "webhook.secret": "webhook-secret-file",
+  allowedRedirectHosts: "allowed-hosts",
+  "amountLimits.min": "amount-min",
+  "amountLimits.max": "amount-max",
+  cardAttemptLimit: "card-attempt-limit",
+  installmentCap: "installment-cap",
+  rateLimitMultiplier: "rate-limit-multiplier",
+  payoutAccount: "payout-account",
 };
 
 type PartnerPatch = Partial<Omit<PartnerRow, "id" | "createdAtMs">>;
@@ -126,7 +147,10 @@ function readSecret(args: Record<string, unknown>, name: string): string | null 
   try {
     return readFileSync(stdin ? 0 : String(file), "utf8").replace(/\r?\n$/, "");
   } catch (error) {
-    throw new CliError(`--${name}-${stdin ? "stdin" : "file"}: cannot read ${stdin ? "standard input" : String(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`, 2);
+    throw new CliError(
+      `--${name}-${stdin ? "stdin" : "file"}: cannot read ${stdin ? "standard input" : String(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      2,
+    );
   }
 }
 
@@ -138,7 +162,10 @@ function readPatch(args: Record<string, unknown>): PartnerPatch {
   if (given("status")) patch.status = args.status as PartnerRow["status"];
   if (given("webhook-url")) patch.webhookUrl = orNone(args["webhook-url"], String);
   if (given("webhook-secret")) {
-    throw new CliError("--webhook-secret: secrets are not taken on the command line (ps shows it); use --webhook-secret-file FILE or --webhook-secret-stdin", 2);
+    throw new CliError(
+      "--webhook-secret: secrets are not taken on the command line (ps shows it); use --webhook-secret-file FILE or --webhook-secret-stdin",
+      2,
+    );
   }
   const secret = readSecret(args, "webhook-secret");
   if (secret !== undefined) patch.webhookSecret = secret;
@@ -149,7 +176,13 @@ function readPatch(args: Record<string, unknown>): PartnerPatch {
   if (given("installment-cap")) patch.installmentCap = orNone(args["installment-cap"], (r) => parseInteger(r, "installment-cap"));
   if (given("rate-limit-multiplier")) patch.rateLimitMultiplier = parseDecimal(args["rate-limit-multiplier"], "rate-limit-multiplier");
   if (given("payout-account")) patch.payoutAccount = orNone(args["payout-account"], String);
-  if (Object.keys(patch).length === 0) throw new CliError(`nothing to set: give at least one of ${Object.values(FLAG_OF).map((f) => `--${f}`).join(", ")}`, 2);
+  if (Object.keys(patch).length === 0)
+    throw new CliError(
+      `nothing to set: give at least one of ${Object.values(FLAG_OF)
+        .map((f) => `--${f}`)
+        .join(", ")}`,
+      2,
+    );
   return patch;
 }
 
@@ -157,12 +190,16 @@ function readPatch(args: Record<string, unknown>): PartnerPatch {
 function applyPatch(row: PartnerRow, patch: PartnerPatch): PartnerRow {
   const next = { ...row, ...patch };
   const asSeed = {
-    id: next.id, name: next.name, status: next.status,
+    id: next.id,
+    name: next.name,
+    status: next.status,
     webhook: { url: next.webhookUrl, secret: next.webhookSecret },
     allowedRedirectHosts: next.allowedRedirectHosts,
     amountLimits: { min: next.amountMin, max: next.amountMax },
-    cardAttemptLimit: next.cardAttemptLimit, installmentCap: next.installmentCap,
-    rateLimitMultiplier: next.rateLimitMultiplier, payoutAccount: next.payoutAccount,
+    cardAttemptLimit: next.cardAttemptLimit,
+    installmentCap: next.installmentCap,
+    rateLimitMultiplier: next.rateLimitMultiplier,
+    payoutAccount: next.payoutAccount,
   };
   const result = v.safeParse(partnerSchema, asSeed, { abortPipeEarly: true });
   if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
@@ -183,7 +220,11 @@ const set = defineCommand({
     name: { type: "string", description: "display name" },
     status: { type: "enum", options: STATUSES, description: "active, suspended or closed" },
     "webhook-url": { type: "string", description: `webhook URL (http/https), or ${NONE}`, valueHint: "URL" },
-    "webhook-secret-file": { type: "string", description: `read the webhook signing secret (8-200 chars) from FILE, or ${NONE} to remove it`, valueHint: "FILE" },
+    "webhook-secret-file": {
+      type: "string",
+      description: `read the webhook signing secret (8-200 chars) from FILE, or ${NONE} to remove it`,
+      valueHint: "FILE",
+    },
     "webhook-secret-stdin": { type: "boolean", description: "read the webhook signing secret from standard input" },
     "allowed-hosts": { type: "string", description: `allowed redirect hosts, comma-separated, or ${NONE} for no list`, valueHint: "a,b" },
     "amount-min": { type: "string", description: `smallest amount in kuruş, or ${NONE}`, valueHint: "KURUS" },
@@ -212,6 +253,9 @@ const set = defineCommand({
 });
 
 export const partnersCommand = defineCommand({
-  meta: { name: "partners", description: "List, inspect and change partners (product 4).\n\nExample: kasa partners set ptn_demo --status suspended" },
+  meta: {
+    name: "partners",
+    description: "List, inspect and change partners (product 4).\n\nExample: kasa partners set ptn_demo --status suspended",
+  },
   subCommands: { list, show, set },
 });

@@ -87,15 +87,31 @@ function toPaymentDetailJson(p: PaymentRow) {
 function describePayment(p: PaymentRow, refundsTable: string): string {
   return [
     details([
-      ["payment", p.code], ["partner", p.partnerId], ["partner tx code", p.partnerTxCode], ["channel", p.channel],
-      ["link", p.linkId], ["status", p.status], ["amount", tryOrDash(p.amount)], ["installments", p.installment],
-      ["terminal", p.terminalId], ["connection", p.connectionId], ["card", [p.maskedPan, p.cardBrand, p.cardFamily, p.cardBank].filter(Boolean).join(" ")],
-      ["rate bps", p.appliedRateBps], ["fixed fee", p.appliedFixedFee === null ? null : tryOrDash(p.appliedFixedFee)],
+      ["payment", p.code],
+      ["partner", p.partnerId],
+      ["partner tx code", p.partnerTxCode],
+      ["channel", p.channel],
+      ["link", p.linkId],
+      ["status", p.status],
+      ["amount", tryOrDash(p.amount)],
+      ["installments", p.installment],
+      ["terminal", p.terminalId],
+      ["connection", p.connectionId],
+      ["card", [p.maskedPan, p.cardBrand, p.cardFamily, p.cardBank].filter(Boolean).join(" ")],
+      ["rate bps", p.appliedRateBps],
+      ["fixed fee", p.appliedFixedFee === null ? null : tryOrDash(p.appliedFixedFee)],
       ["commission", p.commissionAmount === null ? null : tryOrDash(p.commissionAmount)],
-      ["net to partner", p.netToPartner === null ? null : tryOrDash(p.netToPartner)], ["value date", p.expectedValueDate],
-      ["refunded", tryOrDash(p.refundedAmount)], ["settled day", p.settledDay], ["payout batch", p.payoutBatchId],
-      ["bank reference", p.bankReference], ["auth code", p.authCode], ["counted attempts", p.attemptsCounted],
-      ["created", istanbulOrDash(p.createdAtMs)], ["3D window ends", istanbulOrDash(p.expiresAtMs)], ["captured", istanbulOrDash(p.capturedAtMs)],
+      ["net to partner", p.netToPartner === null ? null : tryOrDash(p.netToPartner)],
+      ["value date", p.expectedValueDate],
+      ["refunded", tryOrDash(p.refundedAmount)],
+      ["settled day", p.settledDay],
+      ["payout batch", p.payoutBatchId],
+      ["bank reference", p.bankReference],
+      ["auth code", p.authCode],
+      ["counted attempts", p.attemptsCounted],
+      ["created", istanbulOrDash(p.createdAtMs)],
+      ["3D window ends", istanbulOrDash(p.expiresAtMs)],
+      ["captured", istanbulOrDash(p.capturedAtMs)],
     ]),
     section("refunds", refundsTable),
   ].join("\n");
@@ -111,7 +127,6 @@ const list = defineListCommand({
   toTableRow: toPaymentTableRow,
 });
 
-
 const show = defineCommand({
   meta: { name: "show", description: "Show one payment with its refunds.\n\nExample: kasa payments show pay_01jd0000000000000000" },
   args: { code: { type: "positional", description: "payment code (pay_…)", required: true }, ...commonArgs },
@@ -120,7 +135,9 @@ const show = defineCommand({
       const p = store.q.payments.get(requireArg(args.code, "code"));
       if (!p) throw new CliError(`unknown payment ${args.code}`);
       const refunds = store.q.operator.refundsOfPayment(p.code);
-      output(args, { ...toPaymentDetailJson(p), refunds: refunds.map(toRefundJson) }, () => describePayment(p, table(refunds.map(toRefundTableRow))));
+      output(args, { ...toPaymentDetailJson(p), refunds: refunds.map(toRefundJson) }, () =>
+        describePayment(p, table(refunds.map(toRefundTableRow))),
+      );
     }),
 });
 

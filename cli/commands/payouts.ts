@@ -44,9 +44,11 @@ const list = defineListCommand({
   toTableRow: toPayoutTableRow,
 });
 
-
 const show = defineCommand({
-  meta: { name: "show", description: "Show one payout batch with the payments and refunds in it.\n\nExample: kasa payouts show pob_01jd0000000000000000" },
+  meta: {
+    name: "show",
+    description: "Show one payout batch with the payments and refunds in it.\n\nExample: kasa payouts show pob_01jd0000000000000000",
+  },
   args: { id: { type: "positional", description: "payout batch id (pob_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, ({ store }) => {
@@ -57,7 +59,15 @@ const show = defineCommand({
       const json = { ...toPayoutJson(b), payments: payments.map(toPaymentSummaryJson), refunds: refunds.map(toRefundJson) };
       output(args, json, () =>
         [
-          details([["batch", b.id], ["partner", b.partnerId], ["day", b.day], ["amount", tryOrDash(b.amount)], ["status", b.status], ["created", istanbulOrDash(b.createdAtMs)], ["updated", istanbulOrDash(b.updatedAtMs)]]),
+          details([
+            ["batch", b.id],
+            ["partner", b.partnerId],
+            ["day", b.day],
+            ["amount", tryOrDash(b.amount)],
+            ["status", b.status],
+            ["created", istanbulOrDash(b.createdAtMs)],
+            ["updated", istanbulOrDash(b.updatedAtMs)],
+          ]),
           section("payments", table(payments.map(toPaymentTableRow))),
           section("refunds deducted", table(refunds.map(toRefundTableRow))),
         ].join("\n"),

@@ -34,15 +34,28 @@ export const toRefundTableRow = (r: RefundRow) => ({
 
 function describeRefund(r: RefundRow): string {
   return details([
-    ["refund", r.id], ["payment", r.paymentCode], ["partner", r.partnerId], ["partner refund code", r.partnerRefundCode],
-    ["method", r.method], ["status", r.status], ["amount", tryOrDash(r.amount)], ["bank return code", r.procReturnCode],
-    ["auth code", r.authCode], ["bank message", r.errMsg], ["bank reference", r.bankReference], ["payout batch", r.payoutBatchId],
-    ["created", istanbulOrDash(r.createdAtMs)], ["updated", istanbulOrDash(r.updatedAtMs)],
+    ["refund", r.id],
+    ["payment", r.paymentCode],
+    ["partner", r.partnerId],
+    ["partner refund code", r.partnerRefundCode],
+    ["method", r.method],
+    ["status", r.status],
+    ["amount", tryOrDash(r.amount)],
+    ["bank return code", r.procReturnCode],
+    ["auth code", r.authCode],
+    ["bank message", r.errMsg],
+    ["bank reference", r.bankReference],
+    ["payout batch", r.payoutBatchId],
+    ["created", istanbulOrDash(r.createdAtMs)],
+    ["updated", istanbulOrDash(r.updatedAtMs)],
   ]);
 }
 
 const show = defineCommand({
-  meta: { name: "show", description: "Show one refund (method, status, bank result).\n\nExample: kasa refunds show rfd_01jd0000000000000000" },
+  meta: {
+    name: "show",
+    description: "Show one refund (method, status, bank result).\n\nExample: kasa refunds show rfd_01jd0000000000000000",
+  },
   args: { id: { type: "positional", description: "refund id (rfd_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, ({ store }) => {

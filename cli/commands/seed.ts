@@ -18,20 +18,36 @@ function readSeedFile(file: string): unknown {
 }
 
 export const seedCommand = defineCommand({
-  meta: { name: "seed", description: "Load a seed file (product 15): validated whole, atomic, idempotent.\n\nExample: kasa seed seed.json --db kasa.db" },
+  meta: {
+    name: "seed",
+    description: "Load a seed file (product 15): validated whole, atomic, idempotent.\n\nExample: kasa seed seed.json --db kasa.db",
+  },
   args: { file: { type: "positional", description: "seed file (JSON)", required: true }, ...commonArgs },
   run: async ({ args }) => {
     const json = readSeedFile(args.file);
-    await withStore(args, async ({ store, clock, ids }) => {
-      try {
-        const seed = parseSeed(json);
-        await applySeed(store, seed, clock.nowMs(), ids.keyId);
-        const counts = Object.fromEntries(Object.entries(seed).map(([k, v]) => [k, Array.isArray(v) ? v.length : 0]));
-        output(args, { ok: true, counts }, () => `seeded: ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(", ") || "nothing"}`);
-      } catch (error) {
-        if (error instanceof SeedError) throw new CliError(`${args.file}: ${error.message}`);
-        throw error;
-      }
-    }, { create: true });
+    await withStore(
+      args,
+      async ({ store, clock, ids }) => {
+        try {
+          const seed = parseSeed(json);
+          await applySeed(store, seed, clock.nowMs(), ids.keyId);
+          const counts = Object.fromEntries(Object.entries(seed).map(([k, v]) => [k, Array.isArray(v) ? v.length : 0]));
+          output(
+            args,
+            { ok: true, counts },
+            () =>
+              `seeded: ${
+                Object.entries(counts)
+                  .map(([k, n]) => `${n} ${k}`)
+                  .join(", ") || "nothing"
+              }`,
+          );
+        } catch (error) {
+          if (error instanceof SeedError) throw new CliError(`${args.file}: ${error.message}`);
+          throw error;
+        }
+      },
+      { create: true },
+    );
   },
 });

@@ -43,23 +43,38 @@ export const serveCommand = defineCommand({
   },
   run: ({ args }) =>
     runServer({
-      mode: "serve", db: resolveDbPath(args.db), port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
-      trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]), limits: args.limits,
+      mode: "serve",
+      db: resolveDbPath(args.db),
+      port: toPort(args.port),
+      host: args.host,
+      baseUrl: args["base-url"],
+      trustProxy: Boolean(args["trust-proxy"]),
+      allowPrivateWebhooks: Boolean(args["allow-private-webhooks"]),
+      limits: args.limits,
       allowDemoKey: Boolean(args["allow-demo-key"]),
-      logFormat: toLogFormat(args["log-format"]), metrics: toMetrics(args),
+      logFormat: toLogFormat(args["log-format"]),
+      metrics: toMetrics(args),
     }),
 });
 
 export const sandboxCommand = defineCommand({
   meta: {
     name: "sandbox",
-    description: "Run the service with demo data, the simulated bank and a controllable clock.\n\nExample: kasa sandbox --port 8080 --db kasa-sandbox.db",
+    description:
+      "Run the service with demo data, the simulated bank and a controllable clock.\n\nExample: kasa sandbox --port 8080 --db kasa-sandbox.db",
   },
   args: { ...serverArgs, db: { ...serverArgs.db, description: "database file", default: "kasa-sandbox.db" } },
   run: ({ args }) =>
     runServer({
-      mode: "sandbox", db: args.db, port: toPort(args.port), host: args.host, baseUrl: args["base-url"],
-      trustProxy: Boolean(args["trust-proxy"]), allowPrivateWebhooks: true, limits: args.limits,
-      logFormat: toLogFormat(args["log-format"]), metrics: toMetrics(args),
+      mode: "sandbox",
+      db: args.db,
+      port: toPort(args.port),
+      host: args.host,
+      baseUrl: args["base-url"],
+      trustProxy: Boolean(args["trust-proxy"]),
+      allowPrivateWebhooks: true,
+      limits: args.limits,
+      logFormat: toLogFormat(args["log-format"]),
+      metrics: toMetrics(args),
     }),
 });

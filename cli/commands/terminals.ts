@@ -51,12 +51,31 @@ function describeTerminal(t: TerminalJson): string {
   const byCount = t.valueDaysByCount === null ? [] : Object.entries(t.valueDaysByCount).map(([n, d]) => `${n}:${d}`);
   return [
     details([
-      ["id", t.id], ["partner", t.partnerId], ["connection", t.connectionId], ["active", t.active ? "yes" : "no"],
-      ["commission basis", t.commissionBasis], ["installments", t.installments], ["infrastructure", t.infrastructure],
-      ["direct collection", t.directCollection ? "yes" : "no"], ["value days", t.valueDays], ["value days by count", byCount],
-      ["bank", t.bank], ["card families", t.allowedCardFamilies ?? ALL],
+      ["id", t.id],
+      ["partner", t.partnerId],
+      ["connection", t.connectionId],
+      ["active", t.active ? "yes" : "no"],
+      ["commission basis", t.commissionBasis],
+      ["installments", t.installments],
+      ["infrastructure", t.infrastructure],
+      ["direct collection", t.directCollection ? "yes" : "no"],
+      ["value days", t.valueDays],
+      ["value days by count", byCount],
+      ["bank", t.bank],
+      ["card families", t.allowedCardFamilies ?? ALL],
     ]),
-    section("rates", table(t.rates.map((r) => ({ count: r.count, brand: r.brand, onUs: r.onUs, rateBps: r.rateBps, fixedFee: r.fixedFee === null ? null : tryOrDash(r.fixedFee) })))),
+    section(
+      "rates",
+      table(
+        t.rates.map((r) => ({
+          count: r.count,
+          brand: r.brand,
+          onUs: r.onUs,
+          rateBps: r.rateBps,
+          fixedFee: r.fixedFee === null ? null : tryOrDash(r.fixedFee),
+        })),
+      ),
+    ),
   ].join("\n");
 }
 
@@ -83,8 +102,14 @@ const show = defineCommand({
 });
 
 const FLAG_OF: Record<string, string> = {
-  active: "active", installments: "installments", commissionBasis: "commission-basis", infrastructure: "infrastructure",
-  directCollection: "direct-collection", valueDays: "value-days", "valueDays.default": "value-days", bank: "bank",
+  active: "active",
+  installments: "installments",
+  commissionBasis: "commission-basis",
+  infrastructure: "infrastructure",
+  directCollection: "direct-collection",
+  valueDays: "value-days",
+  "valueDays.default": "value-days",
+  bank: "bank",
   allowedCardFamilies: "card-families",
 };
 
@@ -100,8 +125,10 @@ function readPatch(args: Record<string, unknown>): TerminalPatch {
   if (given("direct-collection")) patch.directCollection = args["direct-collection"] === "true";
   if (given("value-days")) patch.valueDays = parseInteger(args["value-days"], "value-days");
   if (given("bank")) patch.bank = orNone(args.bank, String);
-  if (given("card-families")) patch.allowedCardFamilies = args["card-families"] === ALL ? null : parseList(args["card-families"], "card-families");
-  if (Object.keys(patch).length === 0) throw new CliError(`nothing to set: give at least one of ${[...new Set(Object.values(FLAG_OF))].map((f) => `--${f}`).join(", ")}`, 2);
+  if (given("card-families"))
+    patch.allowedCardFamilies = args["card-families"] === ALL ? null : parseList(args["card-families"], "card-families");
+  if (Object.keys(patch).length === 0)
+    throw new CliError(`nothing to set: give at least one of ${[...new Set(Object.values(FLAG_OF))].map((f) => `--${f}`).join(", ")}`, 2);
   return patch;
 }
 
@@ -109,11 +136,18 @@ function readPatch(args: Record<string, unknown>): TerminalPatch {
 function applyPatch(row: TerminalRow, patch: TerminalPatch): TerminalRow {
   const next = { ...row, ...patch };
   const asSeed = {
-    id: next.id, partner: next.partnerId, connection: next.connectionId, active: next.active,
-    commissionBasis: next.commissionBasis, installments: next.installments, infrastructure: next.infrastructure,
+    id: next.id,
+    partner: next.partnerId,
+    connection: next.connectionId,
+    active: next.active,
+    commissionBasis: next.commissionBasis,
+    installments: next.installments,
+    infrastructure: next.infrastructure,
     directCollection: next.directCollection,
     valueDays: next.valueDaysByCount === null ? next.valueDays : { ...next.valueDaysByCount, default: next.valueDays },
-    bank: next.bank, allowedCardFamilies: next.allowedCardFamilies, rates: next.rates,
+    bank: next.bank,
+    allowedCardFamilies: next.allowedCardFamilies,
+    rates: next.rates,
   };
   const result = v.safeParse(terminalSchema, asSeed, { abortPipeEarly: true });
   if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
@@ -127,7 +161,8 @@ function applyPatch(row: TerminalRow, patch: TerminalPatch): TerminalRow {
 const set = defineCommand({
   meta: {
     name: "set",
-    description: "Change a terminal's switches (validated like the seed file; rates stay in the seed file).\n\nExample: kasa terminals set T-1001 --active false --installments 1,3,6",
+    description:
+      "Change a terminal's switches (validated like the seed file; rates stay in the seed file).\n\nExample: kasa terminals set T-1001 --active false --installments 1,3,6",
   },
   args: {
     id: { type: "positional", description: "terminal id", required: true },
@@ -159,6 +194,9 @@ const set = defineCommand({
 });
 
 export const terminalsCommand = defineCommand({
-  meta: { name: "terminals", description: "List, inspect and change terminals (product 4).\n\nExample: kasa terminals set T-1001 --active false" },
+  meta: {
+    name: "terminals",
+    description: "List, inspect and change terminals (product 4).\n\nExample: kasa terminals set T-1001 --active false",
+  },
   subCommands: { list, show, set },
 });

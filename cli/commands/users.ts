@@ -9,8 +9,13 @@ import { commonArgs, output, requireArg, table, withStore } from "../context";
 // panel's users page calls too. A password is printed once and stored only as its hash.
 
 const toUserJson = (u: PanelUserRow) => ({
-  id: u.id, partnerId: u.partnerId, email: u.email, role: u.role, status: u.status,
-  lockedUntil: u.lockedUntilMs === null ? null : toIso(u.lockedUntilMs), createdAt: toIso(u.createdAtMs),
+  id: u.id,
+  partnerId: u.partnerId,
+  email: u.email,
+  role: u.role,
+  status: u.status,
+  lockedUntil: u.lockedUntilMs === null ? null : toIso(u.lockedUntilMs),
+  createdAt: toIso(u.createdAtMs),
 });
 
 /** `--password-stdin`: the first line of stdin, so a password never shows in `ps` or shell history. */
@@ -20,10 +25,16 @@ async function readPasswordStdin(): Promise<Sensitive<string>> {
   return new Sensitive(Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "");
 }
 
-const passwordArg = { "password-stdin": { type: "boolean", description: "read the password from stdin instead of generating a one-time one" } } as const;
+const passwordArg = {
+  "password-stdin": { type: "boolean", description: "read the password from stdin instead of generating a one-time one" },
+} as const;
 
 const add = defineCommand({
-  meta: { name: "add", description: "Add a panel user; prints a one-time password unless --password-stdin.\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff" },
+  meta: {
+    name: "add",
+    description:
+      "Add a panel user; prints a one-time password unless --password-stdin.\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
+  },
   args: {
     partner: { type: "string", description: "partner id", required: true },
     email: { type: "string", description: "login e-mail address", required: true },
@@ -34,10 +45,17 @@ const add = defineCommand({
   run: async ({ args }) => {
     const given = args["password-stdin"] ? await readPasswordStdin() : undefined;
     await withStore(args, async (ctx) => {
-      const r = await addUser(ctx, { partnerId: requireArg(args.partner, "partner"), email: requireArg(args.email, "email"), role: requireArg(args.role, "role"), password: given });
+      const r = await addUser(ctx, {
+        partnerId: requireArg(args.partner, "partner"),
+        email: requireArg(args.email, "email"),
+        role: requireArg(args.role, "role"),
+        password: given,
+      });
       const shown = given === undefined ? { password: r.password.reveal() } : {};
       output(args, { ...toUserJson(r.user), ...shown }, () =>
-        given === undefined ? `user ${r.user.email} (${r.user.role}) added; one-time password (shown once):\n${r.password.reveal()}` : `user ${r.user.email} (${r.user.role}) added`,
+        given === undefined
+          ? `user ${r.user.email} (${r.user.role}) added; one-time password (shown once):\n${r.password.reveal()}`
+          : `user ${r.user.email} (${r.user.role}) added`,
       );
     });
   },
@@ -65,20 +83,32 @@ const statusCommand = (status: PanelUserRow["status"], description: string) =>
   });
 
 const resetPasswordCommand = defineCommand({
-  meta: { name: "reset-password", description: "Set a new password (one-time unless --password-stdin); ends the user's sessions and lifts a lock.\n\nExample: kasa users reset-password ali@example.com" },
+  meta: {
+    name: "reset-password",
+    description:
+      "Set a new password (one-time unless --password-stdin); ends the user's sessions and lifts a lock.\n\nExample: kasa users reset-password ali@example.com",
+  },
   args: { user: { type: "positional", description: "user id or e-mail", required: true }, ...passwordArg, ...commonArgs },
   run: async ({ args }) => {
     const given = args["password-stdin"] ? await readPasswordStdin() : undefined;
     await withStore(args, async (ctx) => {
       const r = await resetPassword(ctx, null, args.user, given);
       const shown = given === undefined ? { password: r.password.reveal() } : {};
-      output(args, { ...toUserJson(r.user), ...shown }, () => (given === undefined ? `new one-time password for ${r.user.email} (shown once):\n${r.password.reveal()}` : `password of ${r.user.email} changed`));
+      output(args, { ...toUserJson(r.user), ...shown }, () =>
+        given === undefined
+          ? `new one-time password for ${r.user.email} (shown once):\n${r.password.reveal()}`
+          : `password of ${r.user.email} changed`,
+      );
     });
   },
 });
 
 export const usersCommand = defineCommand({
-  meta: { name: "users", description: "Manage merchant panel users (product 18).\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff" },
+  meta: {
+    name: "users",
+    description:
+      "Manage merchant panel users (product 18).\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
+  },
   subCommands: {
     add,
     list,

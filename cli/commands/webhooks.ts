@@ -153,6 +153,9 @@ const tail = defineCommand({
 });
 
 export const webhooksCommand = defineCommand({
-  meta: { name: "webhooks", description: "Inspect, resend and follow webhook deliveries (product 11, 21).\n\nExample: kasa webhooks list --status failed" },
+  meta: {
+    name: "webhooks",
+    description: "Inspect, resend and follow webhook deliveries (product 11, 21).\n\nExample: kasa webhooks list --status failed",
+  },
   subCommands: { list, show, resend, test, tail },
 });

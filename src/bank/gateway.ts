@@ -91,8 +91,7 @@ export type CaptureDeclineReason = "insufficient_funds" | "not_authenticated" | 
 
 export type CaptureResult =
   /** `bankReference` is what voids, refunds and refund lookups name later; it holds no card data. */
-  | { approved: true; authCode: string; bankReference: string }
-  | { approved: false; reason: CaptureDeclineReason };
+  { approved: true; authCode: string; bankReference: string } | { approved: false; reason: CaptureDeclineReason };
 
 export interface RefundInput {
   /**
@@ -137,6 +136,4 @@ export interface PayoutInput {
 
 export type PayoutFailureReason = "no_payout_account" | "invalid_amount";
 
-export type PayoutResult =
-  | { status: "paid"; bankReference: string }
-  | { status: "failed"; reason: PayoutFailureReason };
+export type PayoutResult = { status: "paid"; bankReference: string } | { status: "failed"; reason: PayoutFailureReason };

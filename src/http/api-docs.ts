@@ -18,7 +18,9 @@ export function apiDocsRoutes(deps: Deps): PageRoute[] {
       method: "GET",
       path: "/openapi.json",
       handle: () =>
-        new Response(JSON.stringify(doc()), { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" } }),
+        new Response(JSON.stringify(doc()), {
+          headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" },
+        }),
     },
     {
       method: "GET",
@@ -27,7 +29,10 @@ export function apiDocsRoutes(deps: Deps): PageRoute[] {
         const page = renderPage({ title: "kasa API reference", body: renderReference(doc()), nonce: deps.ids.nonce(), formActions: [] });
         const res = toWebResponse(page);
         // An English reference (product 20 leaves the language free); the shell says Turkish.
-        return new Response(String(page.body).replace('<html lang="tr">', '<html lang="en">'), { status: res.status, headers: res.headers });
+        return new Response(String(page.body).replace('<html lang="tr">', '<html lang="en">'), {
+          status: res.status,
+          headers: res.headers,
+        });
       },
     },
   ];

@@ -60,7 +60,8 @@ export function endpoint(deps: Deps, route: ApiRoute) {
     try {
       const ip = callerIpKey(event, deps.config.trustProxy);
       const now = deps.clock.nowMs();
-      const tooMany = (): never => fail("rate_limited", undefined, route.retryAfterS === null ? {} : { "retry-after": String(route.retryAfterS) });
+      const tooMany = (): never =>
+        fail("rate_limited", undefined, route.retryAfterS === null ? {} : { "retry-after": String(route.retryAfterS) });
       if (route.gate) {
         const gate = [
           { budget: "gate.ip" as const, key: ip },

@@ -30,7 +30,13 @@ export function fallbackResponse(deps: Deps, rawPath: string, code: ErrorCode, m
   const traceId = deps.ids.traceId();
   const error = new ApiError(code, message);
   if (isApiPath(rawPath)) return errorResponse(error, traceId);
-  const page = errorPage({ code, message: PAGE_MESSAGES[code] ?? PAGE_MESSAGES.internal_error!, traceId, nonce: deps.ids.nonce(), status: error.status });
+  const page = errorPage({
+    code,
+    message: PAGE_MESSAGES[code] ?? PAGE_MESSAGES.internal_error!,
+    traceId,
+    nonce: deps.ids.nonce(),
+    status: error.status,
+  });
   const res = toWebResponse(page);
   res.headers.set("x-trace-id", traceId);
   return res;

@@ -40,10 +40,12 @@ async function writeCommits(deps: Deps, timeoutMs: number): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
-  const write = deps.store.write((tx) => tx.meta.set(PROBE_KEY, String(deps.clock.nowMs()))).then(
-    () => true,
-    () => false,
-  );
+  const write = deps.store
+    .write((tx) => tx.meta.set(PROBE_KEY, String(deps.clock.nowMs())))
+    .then(
+      () => true,
+      () => false,
+    );
   try {
     return await Promise.race([write, timeout]);
   } finally {

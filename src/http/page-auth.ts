@@ -39,7 +39,12 @@ export async function resumeOrRedirect(deps: Deps, event: H3Event): Promise<Auth
   const session = id === null ? null : await resumeSession(deps, id);
   if (session !== null) return { session };
   if (event.req.method === "GET") {
-    return { redirect: new Response(null, { status: 303, headers: { Location: PANEL_LOGIN_PATH, "Cache-Control": "no-store", "Set-Cookie": sessionCookie(deps, null) } }) };
+    return {
+      redirect: new Response(null, {
+        status: 303,
+        headers: { Location: PANEL_LOGIN_PATH, "Cache-Control": "no-store", "Set-Cookie": sessionCookie(deps, null) },
+      }),
+    };
   }
   return fail("unauthorized", "the session has ended; log in again");
 }

@@ -43,7 +43,13 @@ export type PageRoute = {
 /** A catalog refusal as a page: the table's sentence, the code, the caller's detail and the traceId. */
 export function refusalPage(deps: Deps, error: ApiError, traceId: string): Response {
   const detail = error.message === "" ? "" : ` (${error.message})`;
-  const page = errorPage({ code: error.code, message: `${PAGE_MESSAGES[error.code]}${detail}`, traceId, nonce: deps.ids.nonce(), status: statusOf(error.code) });
+  const page = errorPage({
+    code: error.code,
+    message: `${PAGE_MESSAGES[error.code]}${detail}`,
+    traceId,
+    nonce: deps.ids.nonce(),
+    status: statusOf(error.code),
+  });
   return new Response(page.body, { status: page.status, headers: { ...page.headers, ...error.headers } });
 }
 
@@ -57,7 +63,13 @@ function bugPage(deps: Deps, event: H3Event, error: unknown, traceId: string): R
 async function run(deps: Deps, route: PageRoute, event: H3Event, traceId: string): Promise<Response> {
   const ip = callerIpKey(event, deps.config.trustProxy);
   const budgets = route.budgets ?? [];
-  if (budgets.length > 0 && !deps.rateLimiter.tryAcquire(budgets.map((budget) => ({ budget, key: ip, multiplier: 1 })), deps.clock.nowMs())) {
+  if (
+    budgets.length > 0 &&
+    !deps.rateLimiter.tryAcquire(
+      budgets.map((budget) => ({ budget, key: ip, multiplier: 1 })),
+      deps.clock.nowMs(),
+    )
+  ) {
     fail("rate_limited", undefined, { "retry-after": "60" });
   }
   const auth = route.auth ?? "none";
@@ -69,7 +81,9 @@ async function run(deps: Deps, route: PageRoute, event: H3Event, traceId: string
   const audit = async (outcome: string) => {
     if (route.method !== "POST") return;
     const target = Object.values(routeParams(event)).join("/") || null;
-    await deps.store.write((tx) => recordAudit(tx, session.user, { action: route.action ?? route.path, target, outcome, ip }, deps.clock.nowMs()));
+    await deps.store.write((tx) =>
+      recordAudit(tx, session.user, { action: route.action ?? route.path, target, outcome, ip }, deps.clock.nowMs()),
+    );
   };
   try {
     checkAccess(session, auth.slice("panel:".length) as PanelRole, form);

@@ -19,7 +19,7 @@ export function observeRequests(app: H3, observers: Array<(r: RequestRecord) => 
     const record: RequestRecord = {
       method: event.req.method,
       route: routeOf(event),
-      status: res instanceof Response ? res.status : event.res.status ?? 200,
+      status: res instanceof Response ? res.status : (event.res.status ?? 200),
       ms: wallNowMs() - started,
       traceId: res instanceof Response ? res.headers.get("x-trace-id") : null,
       partnerId: ((event.context as Record<string, unknown>)[PARTNER_CONTEXT_KEY] as string | undefined) ?? null,

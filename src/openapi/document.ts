@@ -45,7 +45,15 @@ function operation(route: ApiRoute, doc: OperationDoc): Json {
   const responses: Json = {};
   const example = (examples as Record<string, { status: number; body: unknown } | undefined>)[doc.operationId];
   for (const [status, schema] of Object.entries(doc.responses)) {
-    const content = schema === null ? undefined : { "application/json": { schema: toSchema(schema), ...(example && String(example.status) === status ? { example: example.body } : {}) } };
+    const content =
+      schema === null
+        ? undefined
+        : {
+            "application/json": {
+              schema: toSchema(schema),
+              ...(example && String(example.status) === status ? { example: example.body } : {}),
+            },
+          };
     responses[status] = { description: doc.summary, headers: { "X-Trace-Id": TRACE_HEADER }, ...(content ? { content } : {}) };
   }
   for (const [status, codes] of errorCodesByStatus(route, doc)) {
@@ -58,8 +66,19 @@ function operation(route: ApiRoute, doc: OperationDoc): Json {
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
-  const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
-  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => ({ name, in: "query", required: false, description: q.description, schema: q.schema }));
+  const pathParams = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: q.description,
+    schema: q.schema,
+  }));
   return {
     operationId: doc.operationId,
     summary: doc.summary,
@@ -72,9 +91,27 @@ function operation(route: ApiRoute, doc: OperationDoc): Json {
 
 function webhooks(): Json {
   const headers = HEADER_PREFIXES.flatMap((prefix) => [
-    { name: `${prefix}Signature`, in: "header", required: true, description: "HMAC-SHA256 of the raw body with the partner's webhook secret (interface 6.3).", schema: { type: "string" } },
-    { name: `${prefix}Timestamp`, in: "header", required: true, description: "When the event occurred (informational; not signed).", schema: { type: "string" } },
-    { name: `${prefix}Delivery-Id`, in: "header", required: true, description: "The event id; deduplicate on it.", schema: { type: "string" } },
+    {
+      name: `${prefix}Signature`,
+      in: "header",
+      required: true,
+      description: "HMAC-SHA256 of the raw body with the partner's webhook secret (interface 6.3).",
+      schema: { type: "string" },
+    },
+    {
+      name: `${prefix}Timestamp`,
+      in: "header",
+      required: true,
+      description: "When the event occurred (informational; not signed).",
+      schema: { type: "string" },
+    },
+    {
+      name: `${prefix}Delivery-Id`,
+      in: "header",
+      required: true,
+      description: "The event id; deduplicate on it.",
+      schema: { type: "string" },
+    },
   ]);
   const out: Json = {};
   for (const [type, family] of Object.entries(WEBHOOK_EVENT_FAMILIES)) {
@@ -117,12 +154,17 @@ export function openApiDocument(routes: readonly ApiRoute[], serverUrl: string):
     info: {
       title: "kasa API",
       version: pkg.version,
-      description: "Card-payment orchestration: cardless payments, payment links, installment options, refunds, acceptance status and thin signed webhooks. Amounts are integer kuruş; date-times are UTC ISO 8601.",
+      description:
+        "Card-payment orchestration: cardless payments, payment links, installment options, refunds, acceptance status and thin signed webhooks. Amounts are integer kuruş; date-times are UTC ISO 8601.",
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     tags: [
-      { name: "payment-acceptance" }, { name: "payment-links" }, { name: "installment-options" }, { name: "payments" }, { name: "sandbox", description: "Only in sandbox mode; 404 elsewhere." },
+      { name: "payment-acceptance" },
+      { name: "payment-links" },
+      { name: "installment-options" },
+      { name: "payments" },
+      { name: "sandbox", description: "Only in sandbox mode; 404 elsewhere." },
     ],
     paths,
     webhooks: webhooks(),

@@ -22,7 +22,10 @@ const HOLD_WORDS: Record<string, string> = { admin_hold: "Yönetici blokajı", a
 
 function acceptanceSummary(deps: Deps, partner: PartnerRow): SafeHtml {
   const a = acceptanceOf(deps.store.q, partner, deps.clock.nowMs());
-  const holds = a.holds.map((h) => html`<li>${HOLD_WORDS[h.reason] ?? h.reason}: ${h.effective ? "yürürlükte" : `${when(h.effectiveAtMs)} tarihinden itibaren`}</li>`);
+  const holds = a.holds.map(
+    (h) =>
+      html`<li>${HOLD_WORDS[h.reason] ?? h.reason}: ${h.effective ? "yürürlükte" : `${when(h.effectiveAtMs)} tarihinden itibaren`}</li>`,
+  );
   return html`<p id="accepting">${a.acceptingPayments ? "Hesap ödeme kabul ediyor." : "Hesap şu anda ödeme kabul etmiyor."}</p>
 ${holds.length > 0 ? html`<ul id="holds">${holds}</ul>` : html`<p id="holds">Blokaj yok.</p>`}`;
 }

@@ -16,11 +16,12 @@ import { when } from "./format";
 function keysBody(deps: Deps, session: PanelSession, fresh: SafeHtml | null): SafeHtml {
   const keys = deps.store.q.apiKeys.list(session.user.partnerId);
   const rows = keys.map(
-    (k) => html`<tr><td>${k.id}</td><td><code>${k.keyHint}</code></td><td>${when(k.createdAtMs)}</td><td>${
-      k.revokedAtMs !== null
-        ? html`İptal edildi (${when(k.revokedAtMs)})`
-        : html`<form class="inline" method="post" action="/panel/keys/${encodeURIComponent(k.id)}/revoke">${csrfField(session)}<button type="submit" class="secondary">İptal et: ${k.id}</button></form>`
-    }</td></tr>`,
+    (k) =>
+      html`<tr><td>${k.id}</td><td><code>${k.keyHint}</code></td><td>${when(k.createdAtMs)}</td><td>${
+        k.revokedAtMs !== null
+          ? html`İptal edildi (${when(k.revokedAtMs)})`
+          : html`<form class="inline" method="post" action="/panel/keys/${encodeURIComponent(k.id)}/revoke">${csrfField(session)}<button type="submit" class="secondary">İptal et: ${k.id}</button></form>`
+      }</td></tr>`,
   );
   return html`${fresh}
 <form method="post" action="/panel/keys">${csrfField(session)}<div class="actions"><button type="submit">Yeni API anahtarı oluştur</button></div></form>
@@ -50,7 +51,10 @@ function auditBody(deps: Deps, session: PanelSession, before: string | null): Sa
   const beforeSeq = before !== null && /^\d{1,15}$/.test(before) ? Number(before) : null;
   const rows = deps.store.q.panelAudit.page(session.user.partnerId, beforeSeq, PANEL_PAGE_SIZE + 1);
   const shown = rows.slice(0, PANEL_PAGE_SIZE);
-  const lines = shown.map((a) => html`<tr><td>${when(a.atMs)}</td><td>${a.email}</td><td>${a.action}</td><td>${a.target ?? "—"}</td><td>${a.outcome}</td><td>${a.ip}</td></tr>`);
+  const lines = shown.map(
+    (a) =>
+      html`<tr><td>${when(a.atMs)}</td><td>${a.email}</td><td>${a.action}</td><td>${a.target ?? "—"}</td><td>${a.outcome}</td><td>${a.ip}</td></tr>`,
+  );
   const last = shown.at(-1);
   return html`<table><thead><tr><th scope="col">Zaman</th><th scope="col">Kullanıcı</th><th scope="col">İşlem</th><th scope="col">Hedef</th><th scope="col">Sonuç</th><th scope="col">IP</th></tr></thead><tbody>${lines}</tbody></table>
 ${rows.length > PANEL_PAGE_SIZE && last && html`<p><a href="/panel/audit?before=${last.seq}">Daha eski kayıtlar</a></p>`}`;
@@ -62,7 +66,8 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/keys",
       auth: "panel:admin",
-      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, ctx.session, null) }),
+      handle: (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, ctx.session, null) }),
     },
     {
       method: "POST",
@@ -73,7 +78,12 @@ export function adminPages(deps: Deps): PanelRoute[] {
         const session = ctx.session;
         const { row, key } = await issueApiKey(deps, session.user.partnerId);
         const fresh = html`<div class="notice" role="status"><p>Yeni anahtar <code>${row.id}</code>. Yalnızca şimdi gösterilir; hemen saklayın:</p><code class="secret" id="new-key">${key.reveal()}</code></div>`;
-        return panelPage(deps, session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, session, fresh), status: 201 });
+        return panelPage(deps, session, {
+          title: "API anahtarları",
+          current: "/panel/keys",
+          body: keysBody(deps, session, fresh),
+          status: 201,
+        });
       },
     },
     {
@@ -90,7 +100,8 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/users",
       auth: "panel:admin",
-      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Kullanıcılar", current: "/panel/users", body: usersBody(deps, ctx.session) }),
+      handle: (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "Kullanıcılar", current: "/panel/users", body: usersBody(deps, ctx.session) }),
     },
     {
       method: "POST",
@@ -101,7 +112,12 @@ export function adminPages(deps: Deps): PanelRoute[] {
         const session = ctx.session;
         const r = await addUser(deps, { partnerId: session.user.partnerId, email: ctx.form.email ?? "", role: ctx.form.role ?? "" });
         const fresh = html`<div class="notice" role="status"><p>${r.user.email} eklendi. Tek kullanımlık parola (yalnızca şimdi gösterilir):</p><code class="secret">${r.password.reveal()}</code></div>`;
-        return panelPage(deps, session, { title: "Kullanıcılar", current: "/panel/users", body: html`${fresh}${usersBody(deps, session)}`, status: 201 });
+        return panelPage(deps, session, {
+          title: "Kullanıcılar",
+          current: "/panel/users",
+          body: html`${fresh}${usersBody(deps, session)}`,
+          status: 201,
+        });
       },
     },
     ...(["enable", "disable"] as const).map(
@@ -120,7 +136,12 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/audit",
       auth: "panel:admin",
-      handle: (event, ctx) => panelPage(deps, ctx.session, { title: "Denetim kaydı", current: "/panel/audit", body: auditBody(deps, ctx.session, event.url.searchParams.get("before")) }),
+      handle: (event, ctx) =>
+        panelPage(deps, ctx.session, {
+          title: "Denetim kaydı",
+          current: "/panel/audit",
+          body: auditBody(deps, ctx.session, event.url.searchParams.get("before")),
+        }),
     },
   ];
 }

@@ -65,7 +65,14 @@ ${input.body}`;
 
 /** A page outside a session (login), in the same shell. */
 export function toResponse(deps: Deps, title: string, body: SafeHtml, status: number): Response {
-  const page = renderPage({ title: `${title} · kasa panel`, body, nonce: deps.ids.nonce(), formActions: ["'self'"], status, extraCss: PANEL_CSS });
+  const page = renderPage({
+    title: `${title} · kasa panel`,
+    body,
+    nonce: deps.ids.nonce(),
+    formActions: ["'self'"],
+    status,
+    extraCss: PANEL_CSS,
+  });
   return new Response(page.body, { status: page.status, headers: page.headers });
 }
 

@@ -54,8 +54,14 @@ function linkRow(deps: Deps, session: PanelSession, l: LinkRow): SafeHtml {
 
 function createForm(deps: Deps, session: PanelSession): SafeHtml {
   const terminals = deps.store.q.catalog.terminals(session.user.partnerId).filter((t) => t.active);
-  const items = Array.from({ length: ITEM_ROWS }, (_, i) => html`<div class="filters"><div><label for="item${i + 1}Name">Kalem ${i + 1} adı</label><input id="item${i + 1}Name" name="item${i + 1}Name"></div>
-<div><label for="item${i + 1}Amount">Kalem ${i + 1} tutarı (TL)</label><input id="item${i + 1}Amount" name="item${i + 1}Amount" inputmode="decimal"></div></div>`);
+  const items = Array.from(
+    { length: ITEM_ROWS },
+    (
+      _,
+      i,
+    ) => html`<div class="filters"><div><label for="item${i + 1}Name">Kalem ${i + 1} adı</label><input id="item${i + 1}Name" name="item${i + 1}Name"></div>
+<div><label for="item${i + 1}Amount">Kalem ${i + 1} tutarı (TL)</label><input id="item${i + 1}Amount" name="item${i + 1}Amount" inputmode="decimal"></div></div>`,
+  );
   const terminalField = html`<select id="terminalId" name="terminalId">${terminals.map((t) => html`<option value="${t.id}">${t.id}</option>`)}</select>`;
   return html`<h2>Yeni bağlantı</h2>
 <form method="post" action="/panel/links">${csrfField(session)}
@@ -92,7 +98,11 @@ export function linkPages(deps: Deps): PanelRoute[] {
         const input = parseWith(createLinkBody, toCreateBody(ctx.form));
         const link = await createLink(deps, partnerOf(deps, session), input);
         const url = toLinkUrl(deps.config.baseUrl, link.token);
-        return render(session, 201, html`<div class="notice" role="status"><p>Bağlantı <code>${link.id}</code> oluşturuldu:</p><code class="secret" id="new-link-url">${url}</code></div>`);
+        return render(
+          session,
+          201,
+          html`<div class="notice" role="status"><p>Bağlantı <code>${link.id}</code> oluşturuldu:</p><code class="secret" id="new-link-url">${url}</code></div>`,
+        );
       },
     },
     {

@@ -55,7 +55,12 @@ export function loginPages(deps: Deps): PageRoute[] {
         const form = await readFormBody(event.req);
         const email = form.email ?? "";
         try {
-          const { sessionId } = await login(deps, { email, password: new Sensitive(form.password ?? ""), ip: ctx.ip, previousId: readSessionCookie(event) });
+          const { sessionId } = await login(deps, {
+            email,
+            password: new Sensitive(form.password ?? ""),
+            ip: ctx.ip,
+            previousId: readSessionCookie(event),
+          });
           return seeOther("/panel/", { "Set-Cookie": sessionCookie(deps, sessionId) });
         } catch (error) {
           if (!isApiError(error)) throw error;

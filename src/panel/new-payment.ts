@@ -49,7 +49,8 @@ export function newPaymentPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/new-payment",
       auth: "panel:staff",
-      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Yeni ödeme", current: "/panel/new-payment", body: entryForm(deps, ctx.session) }),
+      handle: (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "Yeni ödeme", current: "/panel/new-payment", body: entryForm(deps, ctx.session) }),
     },
     {
       method: "POST",
@@ -69,8 +70,18 @@ export function newPaymentPages(deps: Deps): PanelRoute[] {
           returnUrl: `${deps.config.baseUrl}${DONE_PATH}`,
         });
         const { returnUrl, ...input } = body;
-        const out = await createPanelPayment(deps, partner, { ...input, installment: input.installment ?? 1, description: input.description ?? null }, returnUrl);
-        return panelPage(deps, session, { title: "Kart bilgileri", current: "/panel/new-payment", body: cardForm(deps, out.payment, out.replay), status: out.replay ? 200 : 201 });
+        const out = await createPanelPayment(
+          deps,
+          partner,
+          { ...input, installment: input.installment ?? 1, description: input.description ?? null },
+          returnUrl,
+        );
+        return panelPage(deps, session, {
+          title: "Kart bilgileri",
+          current: "/panel/new-payment",
+          body: cardForm(deps, out.payment, out.replay),
+          status: out.replay ? 200 : 201,
+        });
       },
     },
   ];

@@ -27,7 +27,8 @@ function readFilters(query: URLSearchParams): Filters {
   const pick = (name: string) => (query.get(name) ?? "").trim().slice(0, 100);
   const f = { status: pick("status"), from: pick("from"), to: pick("to"), q: pick("q") };
   if (f.status !== "" && !(STATUSES as readonly string[]).includes(f.status)) fail("validation_error", "status: not a payment status");
-  for (const name of ["from", "to"] as const) if (f[name] !== "" && !DATE.test(f[name])) fail("validation_error", `${name}: a date as YYYY-MM-DD`);
+  for (const name of ["from", "to"] as const)
+    if (f[name] !== "" && !DATE.test(f[name])) fail("validation_error", `${name}: a date as YYYY-MM-DD`);
   return f;
 }
 
@@ -46,7 +47,9 @@ function listPayments(deps: Deps, partnerId: string, f: Filters, cursor: string 
 }
 
 function filterForm(f: Filters): SafeHtml {
-  const options = ["", ...STATUSES].map((s) => html`<option value="${s}"${s === f.status ? html` selected` : ""}>${s === "" ? "Tümü" : s}</option>`);
+  const options = ["", ...STATUSES].map(
+    (s) => html`<option value="${s}"${s === f.status ? html` selected` : ""}>${s === "" ? "Tümü" : s}</option>`,
+  );
   return html`<form class="filters" method="get" action="/panel/payments">
 <div><label for="status">Durum</label><select id="status" name="status">${options}</select></div>
 <div><label for="from">Başlangıç (YYYY-AA-GG)</label><input id="from" name="from" value="${f.from}" inputmode="numeric"></div>
@@ -59,7 +62,8 @@ function filterForm(f: Filters): SafeHtml {
 function paymentsTable(rows: readonly PaymentSummaryRow[]): SafeHtml {
   if (rows.length === 0) return html`<p>Bu filtreyle ödeme yok.</p>`;
   const lines = rows.map(
-    (p) => html`<tr><td><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td>${p.partnerTxCode}</td><td>${p.status}</td><td>${money(p.amount)}</td><td>${p.installment}</td><td>${p.channel}</td><td>${when(p.createdAtMs)}</td></tr>`,
+    (p) =>
+      html`<tr><td><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td>${p.partnerTxCode}</td><td>${p.status}</td><td>${money(p.amount)}</td><td>${p.installment}</td><td>${p.channel}</td><td>${when(p.createdAtMs)}</td></tr>`,
   );
   return html`<table><caption class="muted">En yeni önce</caption><thead><tr><th scope="col">paymentCode</th><th scope="col">partnerTxCode</th><th scope="col">Durum</th><th scope="col">Tutar</th><th scope="col">Taksit</th><th scope="col">Kanal</th><th scope="col">Oluşturma</th></tr></thead><tbody>${lines}</tbody></table>`;
 }
@@ -73,7 +77,10 @@ function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml 
 <dt>Size geçecek</dt><dd>${money(p.netToPartner)}</dd><dt>Valör</dt><dd>${p.expectedValueDate ?? "—"}</dd>
 <dt>İade edilen</dt><dd>${money(p.refundedAmount)}</dd><dt>Oluşturma</dt><dd>${when(p.createdAtMs)}</dd><dt>Tahsilat</dt><dd>${when(p.capturedAtMs)}</dd>
 </dl>`;
-  const refundRows = refunds.map((r) => html`<tr><td>${r.id}</td><td>${r.method}</td><td>${r.status}</td><td>${money(r.amount)}</td><td>${when(r.createdAtMs)}</td></tr>`);
+  const refundRows = refunds.map(
+    (r) =>
+      html`<tr><td>${r.id}</td><td>${r.method}</td><td>${r.status}</td><td>${money(r.amount)}</td><td>${when(r.createdAtMs)}</td></tr>`,
+  );
   const refundTable =
     refunds.length === 0
       ? html`<p>İade yok.</p>`
@@ -86,7 +93,9 @@ function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml 
 <div class="field"><label for="amount">Tutar (TL; boş bırakılırsa kalanın tamamı)</label><input id="amount" name="amount" inputmode="decimal"></div>
 <div class="actions"><button type="submit">İade et</button></div>
 </form>`;
-  const attempts = deps.store.q.attempts.byPayment(p.code).map((a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`);
+  const attempts = deps.store.q.attempts
+    .byPayment(p.code)
+    .map((a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`);
   const attemptTable =
     attempts.length === 0
       ? html`<p>Kart denemesi yok.</p>`
@@ -106,7 +115,8 @@ export function paymentPages(deps: Deps): PanelRoute[] {
         const rows = listPayments(deps, session.user.partnerId, f, event.url.searchParams.get("before"));
         const shown = rows.slice(0, PANEL_PAGE_SIZE);
         const last = shown.at(-1);
-        const next = rows.length > PANEL_PAGE_SIZE && last ? new URLSearchParams({ ...f, before: `${last.createdAtMs}~${last.code}` }) : null;
+        const next =
+          rows.length > PANEL_PAGE_SIZE && last ? new URLSearchParams({ ...f, before: `${last.createdAtMs}~${last.code}` }) : null;
         const today = istanbulDate(deps.clock.nowMs());
         const body = html`<p><a href="/panel/payments?from=${today}&amp;to=${today}">Bugünün ödemeleri</a></p>${filterForm(f)}${paymentsTable(shown)}${next && html`<p><a href="/panel/payments?${next.toString()}">Daha eski ödemeler</a></p>`}`;
         return panelPage(deps, session, { title: "Ödemeler", current: "/panel/payments", body });
@@ -135,7 +145,8 @@ export function paymentPages(deps: Deps): PanelRoute[] {
         if (!partner) fail("not_found");
         const amount = (form.amount ?? "").trim() === "" ? null : toKurus("amount", form.amount ?? "");
         const partnerRefundCode = (form.partnerRefundCode ?? "").trim();
-        if (partnerRefundCode === "" || partnerRefundCode.length > PARTNER_REFUND_CODE_MAX_CHARS) fail("validation_error", `partnerRefundCode: 1 to ${PARTNER_REFUND_CODE_MAX_CHARS} characters`);
+        if (partnerRefundCode === "" || partnerRefundCode.length > PARTNER_REFUND_CODE_MAX_CHARS)
+          fail("validation_error", `partnerRefundCode: 1 to ${PARTNER_REFUND_CODE_MAX_CHARS} characters`);
         await createRefund(deps, partner, code, "auto", { amount, partnerRefundCode });
         return seeOther(`/panel/payments/${encodeURIComponent(code)}`);
       },

@@ -1,5 +1,12 @@
 import type { Deps } from "../deps";
-import { listDeliveries, resendDelivery, sendTestWebhook, showDelivery, WebhookOperatorError, type DeliveryDetail } from "../domain/webhooks/service";
+import {
+  listDeliveries,
+  resendDelivery,
+  sendTestWebhook,
+  showDelivery,
+  WebhookOperatorError,
+  type DeliveryDetail,
+} from "../domain/webhooks/service";
 import type { PanelSession } from "../domain/users/sessions";
 import { roleAllows } from "../domain/users/service";
 import { fail } from "../errors";
@@ -31,7 +38,8 @@ function ownDelivery(deps: Deps, session: PanelSession, id: string): DeliveryDet
 
 function listBody(deps: Deps, session: PanelSession): SafeHtml {
   const rows = listDeliveries(deps.store.q, { partnerId: session.user.partnerId }).map(
-    (d) => html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.type}</td><td>${d.status}</td><td>${d.attempts}</td><td>${d.occurredAt}</td></tr>`,
+    (d) =>
+      html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.type}</td><td>${d.status}</td><td>${d.attempts}</td><td>${d.occurredAt}</td></tr>`,
   );
   const send =
     roleAllows(session.user.role, "admin") &&
@@ -44,7 +52,10 @@ function listBody(deps: Deps, session: PanelSession): SafeHtml {
 }
 
 function detailBody(session: PanelSession, d: DeliveryDetail): SafeHtml {
-  const attempts = d.history.map((a) => html`<tr><td>${a.n}</td><td>${a.startedAt}</td><td>${a.outcome}</td><td>${a.httpStatus ?? "—"}</td><td>${a.latencyMs ?? "—"}</td><td>${a.error ?? "—"}</td></tr>`);
+  const attempts = d.history.map(
+    (a) =>
+      html`<tr><td>${a.n}</td><td>${a.startedAt}</td><td>${a.outcome}</td><td>${a.httpStatus ?? "—"}</td><td>${a.latencyMs ?? "—"}</td><td>${a.error ?? "—"}</td></tr>`,
+  );
   const resend =
     roleAllows(session.user.role, "admin") &&
     d.status !== "pending" &&
@@ -62,7 +73,8 @@ export function webhookPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/webhooks",
       auth: "panel:viewer",
-      handle: (_e, ctx) => panelPage(deps, ctx.session, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session) }),
+      handle: (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session) }),
     },
     {
       method: "GET",

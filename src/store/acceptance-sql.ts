@@ -33,16 +33,24 @@ export function acceptanceSql(db: Db) {
         )
         .get<{ blocked: number }>(partnerId, partnerId, nowMs)?.blocked === 1,
     holds: (partnerId: string) =>
-      db.prepare("SELECT partner_id AS partnerId, reason, since_ms AS sinceMs FROM holds WHERE partner_id = ? ORDER BY reason").all<HoldRow>(partnerId),
+      db
+        .prepare("SELECT partner_id AS partnerId, reason, since_ms AS sinceMs FROM holds WHERE partner_id = ? ORDER BY reason")
+        .all<HoldRow>(partnerId),
     /** Setting a hold that is already set keeps its original `since`. */
     setHold: (h: HoldRow) =>
-      db.prepare("INSERT INTO holds (partner_id, reason, since_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").run(h.partnerId, h.reason, h.sinceMs).changes === 1,
+      db
+        .prepare("INSERT INTO holds (partner_id, reason, since_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+        .run(h.partnerId, h.reason, h.sinceMs).changes === 1,
     clearHold: (partnerId: string, reason: string) =>
       db.prepare("DELETE FROM holds WHERE partner_id = ? AND reason = ?").run(partnerId, reason).changes === 1,
     agreements: (partnerId: string) =>
-      db.prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? ORDER BY created_at_ms, agreement_code, version`).all<AgreementRow>(partnerId),
+      db
+        .prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? ORDER BY created_at_ms, agreement_code, version`)
+        .all<AgreementRow>(partnerId),
     agreement: (partnerId: string, code: string, version: string) =>
-      db.prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? AND agreement_code = ? AND version = ?`).get<AgreementRow>(partnerId, code, version),
+      db
+        .prepare(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE partner_id = ? AND agreement_code = ? AND version = ?`)
+        .get<AgreementRow>(partnerId, code, version),
     upsertAgreement(a: AgreementRow): void {
       db.prepare(
         `INSERT INTO agreements (partner_id, agreement_code, version, agreement_name, requirement, kind, deadline_at_ms,
@@ -53,6 +61,8 @@ export function acceptanceSql(db: Db) {
       ).run(a.partnerId, a.agreementCode, a.version, a.agreementName, a.requirement, a.kind, a.deadlineAtMs, a.acceptedAtMs, a.createdAtMs);
     },
     accept: (partnerId: string, code: string, atMs: number) =>
-      db.prepare("UPDATE agreements SET accepted_at_ms = ? WHERE partner_id = ? AND agreement_code = ? AND accepted_at_ms IS NULL").run(atMs, partnerId, code).changes,
+      db
+        .prepare("UPDATE agreements SET accepted_at_ms = ? WHERE partner_id = ? AND agreement_code = ? AND accepted_at_ms IS NULL")
+        .run(atMs, partnerId, code).changes,
   };
 }

@@ -37,7 +37,13 @@ export type TerminalRow = {
   allowedCardFamilies: string[] | null;
 };
 
-export type BinRow = { bin: string; brand: string | null; family: "credit" | "debit" | "prepaid" | "foreign"; bank: string | null; installments: boolean };
+export type BinRow = {
+  bin: string;
+  brand: string | null;
+  family: "credit" | "debit" | "prepaid" | "foreign";
+  bank: string | null;
+  installments: boolean;
+};
 
 const bool = (v: unknown): boolean => v === 1 || v === true;
 const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (JSON.parse(String(v)) as T));
@@ -75,7 +81,9 @@ export function catalogSql(db: Db) {
       return r && ({ id: String(r.id), active: bool(r.active) } satisfies PspRow);
     },
     upsertPsp: (p: PspRow) =>
-      void db.prepare("INSERT INTO psps (id, active) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET active = excluded.active").run(p.id, b(p.active)),
+      void db
+        .prepare("INSERT INTO psps (id, active) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET active = excluded.active")
+        .run(p.id, b(p.active)),
     connection: (id: string) => {
       const r = db.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE id = ?`).get<Raw>(id);
       return r && toConnection(r);
@@ -89,8 +97,20 @@ export function catalogSql(db: Db) {
            accepts_foreign = excluded.accepts_foreign, accepts_debit = excluded.accepts_debit,
            per_tx_max = excluded.per_tx_max, daily_max = excluded.daily_max, weekly_max = excluded.weekly_max,
            monthly_max = excluded.monthly_max, window_minutes = excluded.window_minutes, window_max = excluded.window_max`,
-      ).run(c.id, c.pspId, c.bank, b(c.active), b(c.acceptsForeignCards), b(c.acceptsDebit), c.perTxMax, c.dailyMax,
-        c.weeklyMax, c.monthlyMax, c.windowMinutes, c.windowMax);
+      ).run(
+        c.id,
+        c.pspId,
+        c.bank,
+        b(c.active),
+        b(c.acceptsForeignCards),
+        b(c.acceptsDebit),
+        c.perTxMax,
+        c.dailyMax,
+        c.weeklyMax,
+        c.monthlyMax,
+        c.windowMinutes,
+        c.windowMax,
+      );
     },
     terminal: (id: string) => {
       const r = db.prepare(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = ?`).get<Raw>(id);
@@ -111,9 +131,21 @@ export function catalogSql(db: Db) {
            rates = excluded.rates, infrastructure = excluded.infrastructure, direct_collection = excluded.direct_collection,
            value_days = excluded.value_days, value_days_by_count = excluded.value_days_by_count, bank = excluded.bank,
            allowed_card_families = excluded.allowed_card_families`,
-      ).run(t.id, t.partnerId, t.connectionId, b(t.active), t.commissionBasis, JSON.stringify(t.installments),
-        JSON.stringify(t.rates), t.infrastructure, b(t.directCollection), t.valueDays, j(t.valueDaysByCount), t.bank,
-        j(t.allowedCardFamilies));
+      ).run(
+        t.id,
+        t.partnerId,
+        t.connectionId,
+        b(t.active),
+        t.commissionBasis,
+        JSON.stringify(t.installments),
+        JSON.stringify(t.rates),
+        t.infrastructure,
+        b(t.directCollection),
+        t.valueDays,
+        j(t.valueDaysByCount),
+        t.bank,
+        j(t.allowedCardFamilies),
+      );
     },
     bin: (bin: string) => {
       const r = db.prepare("SELECT bin, brand, family, bank, installments FROM bins WHERE bin = ?").get<Raw>(bin);

@@ -69,10 +69,35 @@ export function connectionUsageSql(db: Db) {
       const first = w.windowAfterMs + 1;
       const r = windowRanges(first);
       const c = connectionId;
-      const t = db.prepare(USAGE_SQL).get<UsageText>(
-        c, "d", w.dayFromMs, c, "w", w.weekFromMs, c, "mo", w.monthFromMs, w.monthFromMs,
-        c, first, r.partialTo, c, "s", ...r.seconds, c, "m", ...r.minutes, c, "h", ...r.hours, c, "d", r.days,
-      ) as UsageText;
+      const t = db
+        .prepare(USAGE_SQL)
+        .get<UsageText>(
+          c,
+          "d",
+          w.dayFromMs,
+          c,
+          "w",
+          w.weekFromMs,
+          c,
+          "mo",
+          w.monthFromMs,
+          w.monthFromMs,
+          c,
+          first,
+          r.partialTo,
+          c,
+          "s",
+          ...r.seconds,
+          c,
+          "m",
+          ...r.minutes,
+          c,
+          "h",
+          ...r.hours,
+          c,
+          "d",
+          r.days,
+        ) as UsageText;
       const usage: ConnectionUsage = {
         day: BigInt(t.day),
         week: BigInt(t.week),

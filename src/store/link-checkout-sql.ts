@@ -14,9 +14,8 @@ export function linkCheckoutSql(db: Db) {
         .map((r) => r.code),
     /** The code of the link's newest payment, or null (product 21: what a simulated buyer just paid). */
     latestCode: (linkId: string): string | null =>
-      db
-        .prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms DESC, code DESC LIMIT 1")
-        .get<{ code: string }>(linkId)?.code ?? null,
+      db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms DESC, code DESC LIMIT 1").get<{ code: string }>(linkId)
+        ?.code ?? null,
     /** Card attempts recorded on all the link's payments, whatever became of them (product 23). */
     cardAttempts: (linkId: string): number =>
       db

@@ -126,16 +126,34 @@ export function linksSql(db: Db) {
            last_opened_at_ms, expires_at_ms, created_at_ms, updated_at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        l.id, l.partnerId, l.token, l.partnerReference, l.terminalId, l.status, l.amount, l.shareBps,
-        l.description, l.redirectUrl, l.allowedCounts === null ? null : JSON.stringify(l.allowedCounts),
-        l.items === null ? null : JSON.stringify(l.items), l.payerName, l.attemptSeq, l.firstOpenedAtMs,
-        l.lastOpenedAtMs, l.expiresAtMs, l.createdAtMs, l.updatedAtMs,
+        l.id,
+        l.partnerId,
+        l.token,
+        l.partnerReference,
+        l.terminalId,
+        l.status,
+        l.amount,
+        l.shareBps,
+        l.description,
+        l.redirectUrl,
+        l.allowedCounts === null ? null : JSON.stringify(l.allowedCounts),
+        l.items === null ? null : JSON.stringify(l.items),
+        l.payerName,
+        l.attemptSeq,
+        l.firstOpenedAtMs,
+        l.lastOpenedAtMs,
+        l.expiresAtMs,
+        l.createdAtMs,
+        l.updatedAtMs,
       );
     },
     /** interface 4.2: newest first, `partnerReference` breaking ties (product 16). */
     list(f: LinkListFilter): LinkRow[] {
       const q = listQuery(f);
-      return db.prepare(q.sql).all<RawLink>(...q.params).map(toLinkRow);
+      return db
+        .prepare(q.sql)
+        .all<RawLink>(...q.params)
+        .map(toLinkRow);
     },
     /** The SQL and parameters `list` runs, so a test can ask SQLite for its query plan. */
     listQueryForPlan: listQuery,
@@ -163,7 +181,9 @@ export function linksSql(db: Db) {
     /** A later open changes no state, only `lastOpenedAt` (product 7). */
     touchOpened: (id: string, from: readonly LinkStatus[], atMs: number): boolean =>
       db
-        .prepare(`UPDATE payment_links SET last_opened_at_ms = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`)
+        .prepare(
+          `UPDATE payment_links SET last_opened_at_ms = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`,
+        )
         .run(atMs, atMs, id, ...from).changes === 1,
     markInitiated: (id: string, from: readonly LinkStatus[], atMs: number) => move(id, from, "initiated", atMs),
     markFailed: (id: string, from: readonly LinkStatus[], atMs: number) => move(id, from, "failed", atMs),

@@ -28,7 +28,9 @@ export function inUseByOthers(db: Db): boolean {
 export function isKasaDb(db: Db): boolean {
   const version = db.prepare("PRAGMA user_version").get<{ user_version: number }>()?.user_version ?? 0;
   if (version < 1 || version > SCHEMA_VERSION) return false;
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'partners', 'payments', 'webhook_deliveries')").all();
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'partners', 'payments', 'webhook_deliveries')")
+    .all();
   return tables.length === 4;
 }
 
@@ -36,7 +38,10 @@ export function isKasaDb(db: Db): boolean {
 export function sqliteFindings(db: Db): string[] {
   let integrity: string[];
   try {
-    integrity = db.prepare("PRAGMA integrity_check").all<{ integrity_check: string }>().map((r) => r.integrity_check);
+    integrity = db
+      .prepare("PRAGMA integrity_check")
+      .all<{ integrity_check: string }>()
+      .map((r) => r.integrity_check);
   } catch (error) {
     // A badly damaged file makes the check itself fail (SQLITE_CORRUPT): that is the finding.
     return [`integrity: ${error instanceof Error ? error.message : String(error)}`];
@@ -64,7 +69,8 @@ export function invariantFindings(db: Db): string[] {
        GROUP BY p.code HAVING recorded <> approved`,
     )
     .all<{ code: string; recorded: number; approved: number }>();
-  for (const p of refunded) out.push(`money: payment ${p.code} records ${p.recorded} refunded but its approved refunds sum to ${p.approved}`);
+  for (const p of refunded)
+    out.push(`money: payment ${p.code} records ${p.recorded} refunded but its approved refunds sum to ${p.approved}`);
   const over = db
     .prepare(
       `SELECT p.code, p.amount, p.captured_at_ms AS capturedAt, SUM(r.amount) AS refunds FROM payments p
@@ -72,7 +78,8 @@ export function invariantFindings(db: Db): string[] {
        GROUP BY p.code HAVING refunds > CASE WHEN capturedAt IS NULL THEN 0 ELSE p.amount END`,
     )
     .all<{ code: string; amount: number; capturedAt: number | null; refunds: number }>();
-  for (const p of over) out.push(`refunds: payment ${p.code} has ${p.refunds} refunded against a capture of ${p.capturedAt === null ? 0 : p.amount}`);
+  for (const p of over)
+    out.push(`refunds: payment ${p.code} has ${p.refunds} refunded against a capture of ${p.capturedAt === null ? 0 : p.amount}`);
   out.push(...outboxFindings(db));
   return out;
 }
@@ -80,7 +87,9 @@ export function invariantFindings(db: Db): string[] {
 /** Every event is one outbox row: its body names its own row, and no subject has one event type twice. */
 function outboxFindings(db: Db): string[] {
   const out: string[] = [];
-  const mismatched = db.prepare("SELECT id FROM webhook_deliveries WHERE json_valid(body) = 0 OR json_extract(body, '$.id') IS NOT id").all<{ id: string }>();
+  const mismatched = db
+    .prepare("SELECT id FROM webhook_deliveries WHERE json_valid(body) = 0 OR json_extract(body, '$.id') IS NOT id")
+    .all<{ id: string }>();
   for (const d of mismatched) out.push(`outbox: delivery ${d.id} carries another event's id`);
   // webhook.test is sent on demand and a payment may see several refunds (refund events name only the
   // payment), so those repeat; every other event happens once per payment, link or payout batch.

@@ -14,8 +14,22 @@ export type OperatorFilter = { partnerId: string | null; status: string | null; 
 /** A payment in the operator's listings: the row without the handoff credential and bank details. */
 export type PaymentSummaryRow = Pick<
   PaymentRow,
-  | "code" | "partnerId" | "terminalId" | "partnerTxCode" | "channel" | "linkId" | "status" | "amount" | "installment"
-  | "maskedPan" | "commissionAmount" | "netToPartner" | "expectedValueDate" | "refundedAmount" | "capturedAtMs" | "createdAtMs"
+  | "code"
+  | "partnerId"
+  | "terminalId"
+  | "partnerTxCode"
+  | "channel"
+  | "linkId"
+  | "status"
+  | "amount"
+  | "installment"
+  | "maskedPan"
+  | "commissionAmount"
+  | "netToPartner"
+  | "expectedValueDate"
+  | "refundedAmount"
+  | "capturedAtMs"
+  | "createdAtMs"
 >;
 
 /** A link in the operator's listings. */
@@ -58,9 +72,12 @@ export function operatorSql(db: Db) {
     paymentsOfLink: (linkId: string) =>
       db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE link_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(linkId),
     paymentsOfBatch: (batchId: string) =>
-      db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE payout_batch_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(batchId),
+      db
+        .prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE payout_batch_id = ? ORDER BY created_at_ms, code`)
+        .all<PaymentSummaryRow>(batchId),
     /** interface 4.2's order (product 16), across partners; the id makes it total. */
-    links: (f: OperatorFilter) => list<LinkSummaryRow>(LINK_SUMMARY, "payment_links", "created_at_ms DESC, partner_reference DESC, id DESC", f),
+    links: (f: OperatorFilter) =>
+      list<LinkSummaryRow>(LINK_SUMMARY, "payment_links", "created_at_ms DESC, partner_reference DESC, id DESC", f),
     refund: (id: string) => db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = ?`).get<RefundRow>(id),
     refundsOfPayment: (code: string) =>
       db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(code),

@@ -60,10 +60,19 @@ export function partnersSql(db: Db) {
            webhook_secret = excluded.webhook_secret, rate_limit_multiplier = excluded.rate_limit_multiplier,
            payout_account = excluded.payout_account`,
       ).run(
-        p.id, p.name, p.status,
+        p.id,
+        p.name,
+        p.status,
         p.allowedRedirectHosts === null ? null : JSON.stringify(p.allowedRedirectHosts),
-        p.amountMin, p.amountMax, p.cardAttemptLimit, p.installmentCap, p.webhookUrl, p.webhookSecret,
-        p.rateLimitMultiplier, p.payoutAccount, p.createdAtMs,
+        p.amountMin,
+        p.amountMax,
+        p.cardAttemptLimit,
+        p.installmentCap,
+        p.webhookUrl,
+        p.webhookSecret,
+        p.rateLimitMultiplier,
+        p.payoutAccount,
+        p.createdAtMs,
       );
     },
     /** Issues the next partnerReference of the partner's links (interface 2.1). */

@@ -51,8 +51,22 @@ export type PaymentRow = {
 
 export type NewPayment = Pick<
   PaymentRow,
-  | "code" | "partnerId" | "terminalId" | "connectionId" | "partnerTxCode" | "channel" | "linkId" | "amount"
-  | "principal" | "currency" | "installment" | "description" | "returnUrl" | "paymentRef" | "expiresAtMs" | "createdAtMs"
+  | "code"
+  | "partnerId"
+  | "terminalId"
+  | "connectionId"
+  | "partnerTxCode"
+  | "channel"
+  | "linkId"
+  | "amount"
+  | "principal"
+  | "currency"
+  | "installment"
+  | "description"
+  | "returnUrl"
+  | "paymentRef"
+  | "expiresAtMs"
+  | "createdAtMs"
 >;
 
 /** What 3D start fixes on the payment (product 5): card facts from the BIN, and the rate. */
@@ -105,9 +119,9 @@ export function paymentsSql(db: Db) {
     extra = "",
     extraParams: number[] = [],
   ): boolean =>
-    db.prepare(`UPDATE payments SET ${set} WHERE code = ? AND status IN (${placeholders(from.length)})${extra}`).run(
-      ...params, code, ...from, ...extraParams,
-    ).changes === 1;
+    db
+      .prepare(`UPDATE payments SET ${set} WHERE code = ? AND status IN (${placeholders(from.length)})${extra}`)
+      .run(...params, code, ...from, ...extraParams).changes === 1;
 
   return {
     get: (code: string) => one("code = ?", code),
@@ -126,21 +140,54 @@ export function paymentsSql(db: Db) {
         `INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, link_id, status,
            amount, principal, currency, installment, description, return_url, payment_ref, expires_at_ms,
            created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'initiated', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(p.code, p.partnerId, p.terminalId, p.connectionId, p.partnerTxCode, p.channel, p.linkId, p.amount,
-        p.principal, p.currency, p.installment, p.description, p.returnUrl, p.paymentRef, p.expiresAtMs,
-        p.createdAtMs, p.createdAtMs);
+      ).run(
+        p.code,
+        p.partnerId,
+        p.terminalId,
+        p.connectionId,
+        p.partnerTxCode,
+        p.channel,
+        p.linkId,
+        p.amount,
+        p.principal,
+        p.currency,
+        p.installment,
+        p.description,
+        p.returnUrl,
+        p.paymentRef,
+        p.expiresAtMs,
+        p.createdAtMs,
+        p.createdAtMs,
+      );
       return {
-        ...p, status: "initiated", threeDStarted: false, attemptsCounted: 0, maskedPan: null, cardBrand: null,
-        cardFamily: null, cardBank: null, appliedRateBps: null, appliedFixedFee: null, commissionAmount: null,
-        netToPartner: null, expectedValueDate: null, bankReference: null, authCode: null, refundedAmount: 0,
-        settledDay: null, payoutBatchId: null, capturedAtMs: null, updatedAtMs: p.createdAtMs,
+        ...p,
+        status: "initiated",
+        threeDStarted: false,
+        attemptsCounted: 0,
+        maskedPan: null,
+        cardBrand: null,
+        cardFamily: null,
+        cardBank: null,
+        appliedRateBps: null,
+        appliedFixedFee: null,
+        commissionAmount: null,
+        netToPartner: null,
+        expectedValueDate: null,
+        bankReference: null,
+        authCode: null,
+        refundedAmount: 0,
+        settledDay: null,
+        payoutBatchId: null,
+        capturedAtMs: null,
+        updatedAtMs: p.createdAtMs,
       };
     },
     ...connectionUsageSql(db),
     /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */
     markThreeDStarted: (code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number) =>
       update(
-        code, from,
+        code,
+        from,
         `three_d_started = 1, masked_pan = ?, card_brand = ?, card_family = ?, card_bank = ?, applied_rate_bps = ?,
          applied_fixed_fee = ?, updated_at_ms = ?`,
         [c.maskedPan, c.cardBrand, c.cardFamily, c.cardBank, c.appliedRateBps, c.appliedFixedFee, atMs],
@@ -148,13 +195,20 @@ export function paymentsSql(db: Db) {
       ),
     /** A decline at 3D start: the ref is usable again and the attempt counts (interface 3.2). */
     releaseThreeD: (code: string, from: readonly PaymentStatus[], atMs: number) =>
-      update(code, from, "three_d_started = 0, attempts_counted = attempts_counted + 1, updated_at_ms = ?", [atMs], " AND three_d_started = 1"),
+      update(
+        code,
+        from,
+        "three_d_started = 0, attempts_counted = attempts_counted + 1, updated_at_ms = ?",
+        [atMs],
+        " AND three_d_started = 1",
+      ),
     /** A counted refusal before the bank was asked (card type, installment eligibility). */
     countAttempt: (code: string, from: readonly PaymentStatus[], atMs: number) =>
       update(code, from, "attempts_counted = attempts_counted + 1, updated_at_ms = ?", [atMs], " AND three_d_started = 0"),
     markCaptured: (code: string, from: readonly PaymentStatus[], c: CaptureFacts, atMs: number) =>
       update(
-        code, from,
+        code,
+        from,
         `status = 'captured', commission_amount = ?, net_to_partner = ?, expected_value_date = ?, bank_reference = ?,
          auth_code = ?, captured_at_ms = ?, updated_at_ms = ?`,
         [c.commissionAmount, c.netToPartner, c.expectedValueDate, c.bankReference, c.authCode, atMs, atMs],

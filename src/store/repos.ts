@@ -27,7 +27,12 @@ export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
     // unchanged (catalog-cache.ts); list operations and writes go to the database.
     partners: { ...partners, get: cache.memo(partners.get) },
     apiKeys: { ...apiKeys, byHash: cache.memo(apiKeys.byHash) },
-    catalog: { ...catalog, psp: cache.memo(catalog.psp), connection: cache.memo(catalog.connection), terminal: cache.memo(catalog.terminal) },
+    catalog: {
+      ...catalog,
+      psp: cache.memo(catalog.psp),
+      connection: cache.memo(catalog.connection),
+      terminal: cache.memo(catalog.terminal),
+    },
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
     webhookTail: webhookTailSql(db),

@@ -106,7 +106,9 @@ export function settlementSql(db: Db) {
     batch: (id: string) => db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE id = ?`).get<PayoutBatchRow>(id),
     /** Batches created but not yet answered by the bank (restart recovery). */
     pendingBatches: () =>
-      db.prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`).all<PayoutBatchRow>(),
+      db
+        .prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`)
+        .all<PayoutBatchRow>(),
     finishBatch: (id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number) =>
       db
         .prepare(`UPDATE payout_batches SET status = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`)

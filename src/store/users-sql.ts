@@ -53,24 +53,35 @@ export function panelUsersSql(db: Db) {
       db.prepare("UPDATE panel_users SET status = ?, updated_at_ms = ? WHERE id = ?").run(status, atMs, id).changes === 1,
     /** A new password also clears the lock, so an operator's reset is the way out of one. */
     setPassword: (id: string, hash: string, atMs: number) =>
-      db.prepare("UPDATE panel_users SET password_hash = ?, failed_logins = 0, locked_until_ms = NULL, updated_at_ms = ? WHERE id = ?").run(hash, atMs, id).changes === 1,
+      db
+        .prepare("UPDATE panel_users SET password_hash = ?, failed_logins = 0, locked_until_ms = NULL, updated_at_ms = ? WHERE id = ?")
+        .run(hash, atMs, id).changes === 1,
     recordFailure: (id: string, failedLogins: number, lockedUntilMs: number | null, atMs: number) =>
-      db.prepare("UPDATE panel_users SET failed_logins = ?, locked_until_ms = ?, updated_at_ms = ? WHERE id = ?").run(failedLogins, lockedUntilMs, atMs, id),
-    clearFailures: (id: string) => db.prepare("UPDATE panel_users SET failed_logins = 0, locked_until_ms = NULL WHERE id = ? AND failed_logins > 0").run(id),
+      db
+        .prepare("UPDATE panel_users SET failed_logins = ?, locked_until_ms = ?, updated_at_ms = ? WHERE id = ?")
+        .run(failedLogins, lockedUntilMs, atMs, id),
+    clearFailures: (id: string) =>
+      db.prepare("UPDATE panel_users SET failed_logins = 0, locked_until_ms = NULL WHERE id = ? AND failed_logins > 0").run(id),
   };
 }
 
-const SESSION_COLUMNS = "id_hash AS idHash, user_id AS userId, csrf_token AS csrfToken, created_at_ms AS createdAtMs, last_seen_at_ms AS lastSeenAtMs";
+const SESSION_COLUMNS =
+  "id_hash AS idHash, user_id AS userId, csrf_token AS csrfToken, created_at_ms AS createdAtMs, last_seen_at_ms AS lastSeenAtMs";
 
 export function panelSessionsSql(db: Db) {
   return {
     get: (idHash: string) => db.prepare(`SELECT ${SESSION_COLUMNS} FROM panel_sessions WHERE id_hash = ?`).get<PanelSessionRow>(idHash),
     insert(s: PanelSessionRow): void {
       db.prepare("INSERT INTO panel_sessions (id_hash, user_id, csrf_token, created_at_ms, last_seen_at_ms) VALUES (?, ?, ?, ?, ?)").run(
-        s.idHash, s.userId, s.csrfToken, s.createdAtMs, s.lastSeenAtMs,
+        s.idHash,
+        s.userId,
+        s.csrfToken,
+        s.createdAtMs,
+        s.lastSeenAtMs,
       );
     },
-    touch: (idHash: string, atMs: number) => db.prepare("UPDATE panel_sessions SET last_seen_at_ms = ? WHERE id_hash = ?").run(atMs, idHash),
+    touch: (idHash: string, atMs: number) =>
+      db.prepare("UPDATE panel_sessions SET last_seen_at_ms = ? WHERE id_hash = ?").run(atMs, idHash),
     remove: (idHash: string) => db.prepare("DELETE FROM panel_sessions WHERE id_hash = ?").run(idHash).changes === 1,
     /** Disabling a user or resetting a password ends every session they have. */
     removeForUser: (userId: string) => db.prepare("DELETE FROM panel_sessions WHERE user_id = ?").run(userId).changes,
@@ -82,9 +93,9 @@ const AUDIT_COLUMNS = "seq, partner_id AS partnerId, at_ms AS atMs, user_id AS u
 export function panelAuditSql(db: Db) {
   return {
     insert(a: AuditRow): void {
-      db.prepare("INSERT INTO panel_audit (partner_id, at_ms, user_id, email, action, target, outcome, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
-        a.partnerId, a.atMs, a.userId, a.email, a.action, a.target, a.outcome, a.ip,
-      );
+      db.prepare(
+        "INSERT INTO panel_audit (partner_id, at_ms, user_id, email, action, target, outcome, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(a.partnerId, a.atMs, a.userId, a.email, a.action, a.target, a.outcome, a.ip);
     },
     /** Newest first, keyset-paged on seq through the partner's index. */
     page: (partnerId: string, beforeSeq: number | null, limit: number) =>

@@ -90,9 +90,7 @@ export function webhooksSql(db: Db) {
     /** Deliveries whose attempt was claimed but never recorded, after `afterId` (start-up rebuild). */
     inFlightPage: (afterId: string, limit: number) =>
       db
-        .prepare(
-          `SELECT id, updated_at_ms AS atMs FROM webhook_deliveries WHERE ${IN_FLIGHT} AND id > ? ORDER BY id LIMIT ?`,
-        )
+        .prepare(`SELECT id, updated_at_ms AS atMs FROM webhook_deliveries WHERE ${IN_FLIGHT} AND id > ? ORDER BY id LIMIT ?`)
         .all<DeliveryTimerRow>(afterId, limit),
     /** Waiting deliveries already due; the sweep hands them to the wheel (rows queued by another process). */
     due: (nowMs: number, limit: number) =>
@@ -152,9 +150,8 @@ export function webhooksSql(db: Db) {
     /** The attempt in flight ended the delivery. */
     settle(id: string, status: Exclude<DeliveryStatus, "pending">, nowMs: number): boolean {
       return (
-        db
-          .prepare(`UPDATE webhook_deliveries SET status = ?, updated_at_ms = ? WHERE id = ? AND ${IN_FLIGHT}`)
-          .run(status, nowMs, id).changes === 1
+        db.prepare(`UPDATE webhook_deliveries SET status = ?, updated_at_ms = ? WHERE id = ? AND ${IN_FLIGHT}`).run(status, nowMs, id)
+          .changes === 1
       );
     },
     /** The attempt in flight failed retryably: wait for the next one. */

@@ -33,14 +33,36 @@ describe("interface 4.12 / 2.6 payment-acceptance status (product 10)", () => {
     h = await harness({
       seed: {
         ...TEST_SEED,
-        agreements: [{ partner: "ptn_test", agreementCode: "DPA", agreementName: "Data Processing", version: "2", requirement: "consent", kind: "renewal", deadlineAt: deadline }],
+        agreements: [
+          {
+            partner: "ptn_test",
+            agreementCode: "DPA",
+            agreementName: "Data Processing",
+            version: "2",
+            requirement: "consent",
+            kind: "renewal",
+            deadlineAt: deadline,
+          },
+        ],
       },
     });
     let r = await h.get("/v1/payment-acceptance");
     expect(r.json.acceptingPayments).toBe(true);
-    expect(r.json.holds).toEqual([{ reason: "agreements_pending", effective: false, effectiveAt: deadline, since: new Date(T0).toISOString() }]);
+    expect(r.json.holds).toEqual([
+      { reason: "agreements_pending", effective: false, effectiveAt: deadline, since: new Date(T0).toISOString() },
+    ]);
     expect(r.json.agreements).toEqual([
-      { agreementCode: "DPA", agreementName: "Data Processing", version: "2", requirement: "consent", kind: "renewal", deadlineAt: deadline, lastDay: "2026-11-21", expired: false, effectiveAt: new Date(T0).toISOString() },
+      {
+        agreementCode: "DPA",
+        agreementName: "Data Processing",
+        version: "2",
+        requirement: "consent",
+        kind: "renewal",
+        deadlineAt: deadline,
+        lastDay: "2026-11-21",
+        expired: false,
+        effectiveAt: new Date(T0).toISOString(),
+      },
     ]);
     h.clock.set(Date.parse(deadline));
     r = await h.get("/v1/payment-acceptance");
@@ -51,7 +73,15 @@ describe("interface 4.12 / 2.6 payment-acceptance status (product 10)", () => {
 
   it("an accepted agreement is no longer listed and lifts the hold", async () => {
     const deadlineAt = new Date(T0 - HOUR_MS).toISOString();
-    const agreement = { partner: "ptn_test", agreementCode: "DPA", agreementName: "Data Processing", version: "2", requirement: "consent" as const, kind: "renewal" as const, deadlineAt };
+    const agreement = {
+      partner: "ptn_test",
+      agreementCode: "DPA",
+      agreementName: "Data Processing",
+      version: "2",
+      requirement: "consent" as const,
+      kind: "renewal" as const,
+      deadlineAt,
+    };
     h = await harness({ seed: { ...TEST_SEED, agreements: [agreement] } });
     expect((await h.get("/v1/payment-acceptance")).json.acceptingPayments).toBe(false);
     await h.store.write((tx) => tx.acceptance.accept("ptn_test", "DPA", h.clock.nowMs()));

@@ -23,7 +23,10 @@ afterEach(async () => stop());
 async function serverOn(file: string) {
   store = await openStore(file);
   const runtime = createRuntime({
-    store, clock: new ManualClock(T0), log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }),
+    store,
+    clock: new ManualClock(T0),
+    log: memoryLog(),
+    rateLimiter: createRateLimiter({ limits: "off" }),
     config: { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true },
   });
   stop = async () => {

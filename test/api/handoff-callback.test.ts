@@ -111,7 +111,12 @@ describe("product 5 amounts recorded at capture", () => {
     const c = await createPayment(h, { terminalId, installment, amount });
     await pay(h, c.json.paymentRef, APPROVED);
     expect(paymentRow(h, c.json.paymentCode)).toMatchObject({
-      status: "captured", appliedRateBps: rate, appliedFixedFee: fee, commissionAmount: commission, netToPartner: net, capturedAtMs: T0,
+      status: "captured",
+      appliedRateBps: rate,
+      appliedFixedFee: fee,
+      commissionAmount: commission,
+      netToPartner: net,
+      capturedAtMs: T0,
     });
   });
 
@@ -131,7 +136,19 @@ describe("product 5 amounts recorded at capture", () => {
   ])("expectedValueDate, %s", async (_n, at, terminalId, installment, date) => {
     h = await harness({
       seed: seedWith({
-        terminals: [{ id: "T-VD", partner: "ptn_test", connection: "vpos-1", installments: [1, 3], valueDays: { default: 2, "3": 5 }, rates: [{ count: 1, rateBps: 100 }, { count: 3, rateBps: 300 }] }],
+        terminals: [
+          {
+            id: "T-VD",
+            partner: "ptn_test",
+            connection: "vpos-1",
+            installments: [1, 3],
+            valueDays: { default: 2, "3": 5 },
+            rates: [
+              { count: 1, rateBps: 100 },
+              { count: 3, rateBps: 300 },
+            ],
+          },
+        ],
       }),
     });
     h.clock.set(Date.parse(at));
@@ -164,15 +181,21 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
     const bank = h.deps.bank;
     let captures = 0;
-    h.deps.bank = { ...bank, capture: () => {
-      captures += 1;
-      return Promise.reject(new Error("process died here"));
-    }, };
+    h.deps.bank = {
+      ...bank,
+      capture: () => {
+        captures += 1;
+        return Promise.reject(new Error("process died here"));
+      },
+    };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(500);
-    h.deps.bank = { ...bank, capture: (input) => {
-      captures += 1;
-      return bank.capture(input);
-    }, };
+    h.deps.bank = {
+      ...bank,
+      capture: (input) => {
+        captures += 1;
+        return bank.capture(input);
+      },
+    };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(400);
     expect(captures).toBe(1);
     expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["capturing"]);

@@ -34,7 +34,11 @@ async function fileHarness(path: string): Promise<{ h: Harness; store: Store; li
   const request = async (method: string, path: string, body?: unknown): Promise<Reply> => {
     const headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}` };
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await runtime.app.request(`http://kasa.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await runtime.app.request(`http://kasa.test${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined };
   };

@@ -55,7 +55,11 @@ describe("product 6.1 bad card data: 400 page, nothing re-rendered, not counted"
 
   it("a body that is not a form is a 400 page, not JSON", async () => {
     h = await harness();
-    const res = await h.runtime.app.request("http://kasa.test/handoff", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await h.runtime.app.request("http://kasa.test/handoff", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -145,7 +149,20 @@ describe("interface 7.4 installment_not_allowed at handoff (reasons 1 and 3), co
     ["reason 3: no rate row prices this count for this card", WORLD, "T-X", 3],
   ])("%s", async (_n, pan, terminalId, installment) => {
     h = await harness({
-      seed: seedWith({ terminals: [{ id: "T-X", partner: "ptn_test", connection: "vpos-1", installments: [1, 3], rates: [{ count: 1, rateBps: 100 }, { count: 3, brand: "bonus", rateBps: 400 }] }] }),
+      seed: seedWith({
+        terminals: [
+          {
+            id: "T-X",
+            partner: "ptn_test",
+            connection: "vpos-1",
+            installments: [1, 3],
+            rates: [
+              { count: 1, rateBps: 100 },
+              { count: 3, brand: "bonus", rateBps: 400 },
+            ],
+          },
+        ],
+      }),
     });
     const c = await createPayment(h, { terminalId, installment });
     expect(refusal(await handOff(h, c.json.paymentRef, pan))).toEqual({ status: 422, code: "installment_not_allowed" });
@@ -156,7 +173,18 @@ describe("interface 7.4 installment_not_allowed at handoff (reasons 1 and 3), co
 describe("product 16 card family not allowed at the terminal: 403 terminal_not_allowed at handoff", () => {
   it("is a card-type rejection: generic page, counted", async () => {
     h = await harness({
-      seed: seedWith({ terminals: [{ id: "T-CR", partner: "ptn_test", connection: "vpos-1", installments: [1], allowedCardFamilies: ["credit"], rates: [{ count: 1, rateBps: 100 }] }] }),
+      seed: seedWith({
+        terminals: [
+          {
+            id: "T-CR",
+            partner: "ptn_test",
+            connection: "vpos-1",
+            installments: [1],
+            allowedCardFamilies: ["credit"],
+            rates: [{ count: 1, rateBps: 100 }],
+          },
+        ],
+      }),
     });
     const c = await createPayment(h, { terminalId: "T-CR" });
     expect(refusal(await handOff(h, c.json.paymentRef, "4000004400000000"))).toEqual({ status: 403, code: null });
@@ -204,7 +232,14 @@ describe("product 5 rates fixed at 3D start from the BIN; card data never stored
     const c = await createPayment(h, { installment: 3 });
     await handOff(h, c.json.paymentRef, pan);
     const r = await h.get(`/v1/payments/${c.json.paymentCode}`);
-    expect(r.json).toMatchObject({ status: "initiated", appliedRateBps: rate, appliedFixedFee: fee, maskedPan: masked, cardFamily: family, cardBank: bank });
+    expect(r.json).toMatchObject({
+      status: "initiated",
+      appliedRateBps: rate,
+      appliedFixedFee: fee,
+      maskedPan: masked,
+      cardFamily: family,
+      cardBank: bank,
+    });
     const stored = JSON.stringify(paymentRow(h, c.json.paymentCode));
     expect(stored).not.toContain(pan);
     expect(stored).not.toContain(pan.slice(0, 8)); // the 8-digit BIN is not kept beside the last four
@@ -223,7 +258,14 @@ describe("product 5 rates fixed at 3D start from the BIN; card data never stored
     h = await harness();
     const c = await createPayment(h);
     await answerAcs(h, await handOff(h, c.json.paymentRef, "3400001400000004"));
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "captured", cardBrand: null, cardFamily: null, cardBank: null, appliedRateBps: 199, maskedPan: "340000******0004" });
+    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({
+      status: "captured",
+      cardBrand: null,
+      cardFamily: null,
+      cardBank: null,
+      appliedRateBps: 199,
+      maskedPan: "340000******0004",
+    });
   });
 });
 

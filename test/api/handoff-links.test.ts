@@ -63,10 +63,22 @@ describe("interface 3.1 a link follows its payment's attempt", () => {
     await handOff(h, first.paymentRef, APPROVED);
     const partner = h.store.q.partners.get("ptn_test")!;
     const other = await h.store.write((tx) =>
-      createLinkPayment(tx, h.deps, {
-        partner, linkId: first.linkId!, terminalId: "T-1", n: tx.links.nextAttemptSeq(first.linkId!), amount: 10_000,
-        principal: 10_000, installment: 1, description: null, returnUrl: RETURN,
-      }, h.clock.nowMs()),
+      createLinkPayment(
+        tx,
+        h.deps,
+        {
+          partner,
+          linkId: first.linkId!,
+          terminalId: "T-1",
+          n: tx.links.nextAttemptSeq(first.linkId!),
+          amount: 10_000,
+          principal: 10_000,
+          installment: 1,
+          description: null,
+          returnUrl: RETURN,
+        },
+        h.clock.nowMs(),
+      ),
     );
     const r = await handOff(h, other.paymentRef, APPROVED);
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([409, "payment_prepare_already_started"]);

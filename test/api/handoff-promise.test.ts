@@ -55,17 +55,34 @@ function drawCase(seed: number): Case {
     if (terminalBank && r.chance(0.2)) rates.push({ count, brand: null, onUs: true, rateBps: r.int(0, 3000), fixedFee: fee() });
     if (terminalBank && r.chance(0.1)) rates.push({ count, brand: r.pick(BRANDS), onUs: false, rateBps: r.int(0, 3000), fixedFee: fee() });
   }
-  const unique = rates.filter((row, i) => rates.findIndex((o) => o.count === row.count && o.brand === row.brand && o.onUs === row.onUs) === i);
+  const unique = rates.filter(
+    (row, i) => rates.findIndex((o) => o.count === row.count && o.brand === row.brand && o.onUs === row.onUs) === i,
+  );
   const family = r.pick(FAMILIES);
   const bin8 = `${r.pick(["4", "5"])}${String(r.int(0, 9_999_999)).padStart(7, "0")}`;
   const bin: BinRow | null = r.chance(0.15)
     ? null
-    : { bin: bin8, family, brand: family === "credit" && r.chance(0.8) ? r.pick(BRANDS) : null, bank: r.chance(0.8) ? r.pick(BANKS) : null, installments: r.chance(0.8) };
+    : {
+        bin: bin8,
+        family,
+        brand: family === "credit" && r.chance(0.8) ? r.pick(BRANDS) : null,
+        bank: r.chance(0.8) ? r.pick(BANKS) : null,
+        installments: r.chance(0.8),
+      };
   return {
     terminal: {
-      id: `T-P${seed}`, partnerId: "ptn_test", connectionId: `vpos-p${seed}`, active: true,
-      commissionBasis: r.pick(["gross", "net"] as const), installments, rates: unique, infrastructure: "standard",
-      directCollection: false, valueDays: 1, valueDaysByCount: null, bank: terminalBank,
+      id: `T-P${seed}`,
+      partnerId: "ptn_test",
+      connectionId: `vpos-p${seed}`,
+      active: true,
+      commissionBasis: r.pick(["gross", "net"] as const),
+      installments,
+      rates: unique,
+      infrastructure: "standard",
+      directCollection: false,
+      valueDays: 1,
+      valueDaysByCount: null,
+      bank: terminalBank,
       allowedCardFamilies: r.chance(0.15) ? ["credit"] : null,
     },
     accepts: { foreign: r.chance(0.5), debit: r.chance(0.8) },
@@ -80,8 +97,18 @@ function drawCase(seed: number): Case {
 async function install(h: Harness, c: Case): Promise<void> {
   await h.store.write((tx) => {
     tx.catalog.upsertConnection({
-      id: c.terminal.connectionId, pspId: "psp-1", bank: "sim", active: true, acceptsForeignCards: c.accepts.foreign,
-      acceptsDebit: c.accepts.debit, perTxMax: null, dailyMax: null, weeklyMax: null, monthlyMax: null, windowMinutes: null, windowMax: null,
+      id: c.terminal.connectionId,
+      pspId: "psp-1",
+      bank: "sim",
+      active: true,
+      acceptsForeignCards: c.accepts.foreign,
+      acceptsDebit: c.accepts.debit,
+      perTxMax: null,
+      dailyMax: null,
+      weeklyMax: null,
+      monthlyMax: null,
+      windowMinutes: null,
+      windowMax: null,
     });
     tx.catalog.upsertTerminal(c.terminal);
     if (c.bin) tx.catalog.upsertBin(c.bin);
@@ -105,7 +132,12 @@ describe("interface 4.8 the promise: listed options are accepted and charged as 
     h = await harness();
     await install(h, c);
     const pan = luhnComplete(`${c.bin8}${String(seed).padStart(7, "0").slice(-7)}`);
-    const quote = await h.post("/v1/installment-options", { bin: c.bin8, terminalId: c.terminal.id, baseAmount: c.baseAmount, customerCommissionShareBps: c.shareBps });
+    const quote = await h.post("/v1/installment-options", {
+      bin: c.bin8,
+      terminalId: c.terminal.id,
+      baseAmount: c.baseAmount,
+      customerCommissionShareBps: c.shareBps,
+    });
     if (quote.status === 403) {
       // A family the terminal does not allow: nothing is chargeable, the handoff refuses (403).
       const p = await createPayment(h, { terminalId: c.terminal.id, amount: c.baseAmount });
@@ -113,19 +145,40 @@ describe("interface 4.8 the promise: listed options are accepted and charged as 
       return;
     }
     expect(quote.status).toBe(200);
-    const options: Array<{ installmentCount: number; rateBps: number; fixedFee: number | null; totalAmount: number; commissionAmount: number }> = quote.json.options;
+    const options: Array<{
+      installmentCount: number;
+      rateBps: number;
+      fixedFee: number | null;
+      totalAmount: number;
+      commissionAmount: number;
+    }> = quote.json.options;
     const listed = new Set(options.map((o) => o.installmentCount));
     for (const o of options) {
-      const api = await createPayment(h, { terminalId: c.terminal.id, amount: o.totalAmount, installment: o.installmentCount, returnUrl: "https://shop.example/l" });
+      const api = await createPayment(h, {
+        terminalId: c.terminal.id,
+        amount: o.totalAmount,
+        installment: o.installmentCount,
+        returnUrl: "https://shop.example/l",
+      });
       expect(api.status, `seed ${seed}: create x${o.installmentCount}`).toBe(201);
       expect(await charge(h, api.json.paymentRef, pan), `seed ${seed}: charge x${o.installmentCount}`).toBe("captured");
       const row = paymentRow(h, api.json.paymentCode);
       expect([row.appliedRateBps, row.appliedFixedFee]).toEqual([o.rateBps, o.fixedFee]);
       if (c.terminal.commissionBasis === "gross" || o.totalAmount === c.baseAmount) expect(row.commissionAmount).toBe(o.commissionAmount);
       // Through a link the principal is the base amount, so the listed commission holds on net too.
-      const viaLink = await linkPaymentOf(h, { terminalId: c.terminal.id, baseAmount: c.baseAmount, amount: o.totalAmount, installment: o.installmentCount, returnUrl: "https://shop.example/l" });
+      const viaLink = await linkPaymentOf(h, {
+        terminalId: c.terminal.id,
+        baseAmount: c.baseAmount,
+        amount: o.totalAmount,
+        installment: o.installmentCount,
+        returnUrl: "https://shop.example/l",
+      });
       expect(await charge(h, viaLink.paymentRef, pan)).toBe("captured");
-      expect(paymentRow(h, viaLink.code)).toMatchObject({ appliedRateBps: o.rateBps, appliedFixedFee: o.fixedFee, commissionAmount: o.commissionAmount });
+      expect(paymentRow(h, viaLink.code)).toMatchObject({
+        appliedRateBps: o.rateBps,
+        appliedFixedFee: o.fixedFee,
+        commissionAmount: o.commissionAmount,
+      });
     }
     const cap = c.installmentCap;
     for (const count of COUNTS.filter((n) => !listed.has(n))) {

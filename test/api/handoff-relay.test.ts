@@ -55,7 +55,8 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
   it("card_attempt_limit_exceeded 429: allowance exhausted; payment locked to failed with payment.failed", async () => {
     h = await harness();
     const c = await createPayment(h);
-    for (let i = 0; i < 3; i++) expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: "payment_declined" });
+    for (let i = 0; i < 3; i++)
+      expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: "payment_declined" });
     expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 429, code: "card_attempt_limit_exceeded" });
     expect(paymentRow(h, c.json.paymentCode).status).toBe("failed");
@@ -69,7 +70,8 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
     h = await harness();
     const c = await createPayment(h);
     setActive(h, "connections", false);
-    for (let i = 0; i < 4; i++) expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "virtual_pos_inactive" });
+    for (let i = 0; i < 4; i++)
+      expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "virtual_pos_inactive" });
     setActive(h, "connections", true);
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);
   });
@@ -77,7 +79,8 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
   it("psp_inactive 422: payment stays initiated, not counted, the same ref can be retried", async () => {
     h = await harness({ seed: seedWith({ psp: { active: false } }) });
     const c = await createPayment(h);
-    for (let i = 0; i < 4; i++) expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "psp_inactive" });
+    for (let i = 0; i < 4; i++)
+      expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "psp_inactive" });
     expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
     setActive(h, "psps", true);
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);

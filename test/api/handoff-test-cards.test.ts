@@ -89,7 +89,11 @@ describe("product 6 test cards end to end through the form-following client (no 
     expect(row.status).toBe(status);
     expect(eventsOf(h, code)).toEqual([`payment.${status}`]);
     if (s.ending.kind === "captured") {
-      expect(row).toMatchObject({ cardFamily: s.ending.family, cardBank: s.ending.bank, maskedPan: `${s.pan.slice(0, 6)}******${s.pan.slice(-4)}` });
+      expect(row).toMatchObject({
+        cardFamily: s.ending.family,
+        cardBank: s.ending.bank,
+        maskedPan: `${s.pan.slice(0, 6)}******${s.pan.slice(-4)}`,
+      });
       expect(row.commissionAmount).not.toBeNull();
     }
   });

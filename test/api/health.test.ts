@@ -8,7 +8,9 @@ afterEach(async () => h?.close());
 
 /** Calls one of healthRoutes' handlers directly (the harness app builds them with the real wall clock). */
 async function readyz(routes: ReturnType<typeof healthRoutes>) {
-  const res = await routes.find((r) => r.path === "/readyz")!.handle(undefined as never, "tr_test", { session: null, form: null, ip: "127.0.0.1" });
+  const res = await routes
+    .find((r) => r.path === "/readyz")!
+    .handle(undefined as never, "tr_test", { session: null, form: null, ip: "127.0.0.1" });
   return { status: res.status, json: await res.json() };
 }
 

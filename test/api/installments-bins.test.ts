@@ -57,7 +57,13 @@ describe("issue 6 / product 14 a 200k-row BIN table", () => {
   });
 
   it("stores the rows as the file says", () => {
-    expect(store.q.catalog.bin(String(10_000_000 + 5 * 7))).toEqual({ bin: "10000035", brand: null, family: "debit", bank: "Bank 5, A.S.", installments: false });
+    expect(store.q.catalog.bin(String(10_000_000 + 5 * 7))).toEqual({
+      bin: "10000035",
+      brand: null,
+      family: "debit",
+      bank: "Bank 5, A.S.",
+      installments: false,
+    });
     expect(store.q.catalog.bin(String(10_000_000 + 4 * 7))?.family).toBe("credit");
     expect(store.q.catalog.bin("10000001")).toBeUndefined();
   });

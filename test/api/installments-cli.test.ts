@@ -44,17 +44,33 @@ const HEADER = "bin,brand,family,bank,installments";
 describe("product 14 kasa bins import FILE.csv", () => {
   it("imports a valid file in one write and prints the number of rows", async () => {
     const db = join(dir, "kasa.db");
-    const file = csv("bins.csv", [HEADER, "40000011,bonus,credit,Demo Bank A,true", '40000033,,debit,"Bank, A.S.",false', "40000055,,foreign,,false"]);
+    const file = csv("bins.csv", [
+      HEADER,
+      "40000011,bonus,credit,Demo Bank A,true",
+      '40000033,,debit,"Bank, A.S.",false',
+      "40000055,,foreign,,false",
+    ]);
     expect(await runJson(binsCommand, ["import", file, "--db", db])).toEqual({ file, imported: 3 });
     const store = await openStore(db);
     expect(store.q.catalog.binCount()).toBe(3);
-    expect(store.q.catalog.bin("40000033")).toEqual({ bin: "40000033", brand: null, family: "debit", bank: "Bank, A.S.", installments: false });
+    expect(store.q.catalog.bin("40000033")).toEqual({
+      bin: "40000033",
+      brand: null,
+      family: "debit",
+      bank: "Bank, A.S.",
+      installments: false,
+    });
     await store.close();
   });
 
   it("upserts by BIN: a second import updates rows and keeps the others", async () => {
     const db = join(dir, "kasa.db");
-    await runJson(binsCommand, ["import", csv("a.csv", [HEADER, "40000011,bonus,credit,Demo Bank A,true", "40000022,world,credit,Demo Bank B,true"]), "--db", db]);
+    await runJson(binsCommand, [
+      "import",
+      csv("a.csv", [HEADER, "40000011,bonus,credit,Demo Bank A,true", "40000022,world,credit,Demo Bank B,true"]),
+      "--db",
+      db,
+    ]);
     await runJson(binsCommand, ["import", csv("b.csv", [HEADER, "40000011,bonus,credit,Demo Bank A,false"]), "--db", db]);
     const store = await openStore(db);
     expect(store.q.catalog.binCount()).toBe(2);
@@ -65,8 +81,16 @@ describe("product 14 kasa bins import FILE.csv", () => {
   it.each([
     ["a bad family", ["40000011,bonus,credit,Demo Bank A,true", "40000022,world,gold,Demo Bank B,true"], /line 3: family: /],
     ["a 7-digit bin", ["40000011,bonus,credit,Demo Bank A,true", "4000002,world,credit,Demo Bank B,true"], /line 3: bin: /],
-    ["a bad installments flag", ["40000011,bonus,credit,Demo Bank A,true", "40000022,world,credit,Demo Bank B,yes"], /line 3: installments: /],
-    ["a duplicate bin", ["40000011,bonus,credit,Demo Bank A,true", "40000011,world,credit,Demo Bank B,true"], /line 3: bin: .*already on line 2/],
+    [
+      "a bad installments flag",
+      ["40000011,bonus,credit,Demo Bank A,true", "40000022,world,credit,Demo Bank B,yes"],
+      /line 3: installments: /,
+    ],
+    [
+      "a duplicate bin",
+      ["40000011,bonus,credit,Demo Bank A,true", "40000011,world,credit,Demo Bank B,true"],
+      /line 3: bin: .*already on line 2/,
+    ],
   ])("a file with %s imports nothing, and the error names the line and field", async (_name, lines, message) => {
     const db = join(dir, "kasa.db");
     await runJson(binsCommand, ["import", csv("seed.csv", [HEADER, "54000066,maximum,credit,Demo Bank C,true"]), "--db", db]);
@@ -78,7 +102,9 @@ describe("product 14 kasa bins import FILE.csv", () => {
 
   it("a wrong header or a missing file is one clear error", async () => {
     const db = join(dir, "kasa.db");
-    await expect(runCommand(binsCommand, { rawArgs: ["import", csv("h.csv", ["bin,brand"]), "--db", db] })).rejects.toThrow(/line 1: header: /);
+    await expect(runCommand(binsCommand, { rawArgs: ["import", csv("h.csv", ["bin,brand"]), "--db", db] })).rejects.toThrow(
+      /line 1: header: /,
+    );
     await expect(runCommand(binsCommand, { rawArgs: ["import", join(dir, "nope.csv"), "--db", db] })).rejects.toThrow(/cannot read/);
   });
 });
@@ -89,10 +115,26 @@ describe("issue 6 kasa installments quote", () => {
   });
 
   it.each([
-    ["net, share defaulting to 10000", ["--basis", "net", "--base", "100000", "--rate", "220"], { basis: "net", baseAmount: 100000, rateBps: 220, fixedFee: null, shareBps: 10000 }],
-    ["gross, share defaulting to 0", ["--base", "100000", "--rate", "450", "--fee", "100"], { basis: "gross", baseAmount: 100000, rateBps: 450, fixedFee: 100, shareBps: 0 }],
-    ["gross, share 5000", ["--basis", "gross", "--base", "1", "--rate", "250", "--fee", "100", "--share", "5000"], { basis: "gross", baseAmount: 1, rateBps: 250, fixedFee: 100, shareBps: 5000 }],
-    ["near 2^53", ["--base", "9007199254740991", "--rate", "9999"], { basis: "gross", baseAmount: 9007199254740991, rateBps: 9999, fixedFee: null, shareBps: 0 }],
+    [
+      "net, share defaulting to 10000",
+      ["--basis", "net", "--base", "100000", "--rate", "220"],
+      { basis: "net", baseAmount: 100000, rateBps: 220, fixedFee: null, shareBps: 10000 },
+    ],
+    [
+      "gross, share defaulting to 0",
+      ["--base", "100000", "--rate", "450", "--fee", "100"],
+      { basis: "gross", baseAmount: 100000, rateBps: 450, fixedFee: 100, shareBps: 0 },
+    ],
+    [
+      "gross, share 5000",
+      ["--basis", "gross", "--base", "1", "--rate", "250", "--fee", "100", "--share", "5000"],
+      { basis: "gross", baseAmount: 1, rateBps: 250, fixedFee: 100, shareBps: 5000 },
+    ],
+    [
+      "near 2^53",
+      ["--base", "9007199254740991", "--rate", "9999"],
+      { basis: "gross", baseAmount: 9007199254740991, rateBps: 9999, fixedFee: null, shareBps: 0 },
+    ],
   ] as const)("computes one quote from the flags: %s", async (_name, flags, input) => {
     expect(await runJson(installmentsCommand, ["quote", ...flags])).toEqual({ ...input, ...quoteAmounts(input) });
   });

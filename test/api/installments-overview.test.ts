@@ -17,14 +17,29 @@ const SEED: SeedFile = {
   terminals: [
     ...TEST_SEED.terminals!,
     {
-      id: "T-ONUS", partner: "ptn_test", connection: "vpos-2", installments: [1, 3, 6], bank: "Demo Bank A",
-      rates: [{ count: 1, rateBps: 199 }, { count: 1, rateBps: 150, onUs: true }, { count: 3, rateBps: 450 }, { count: 6, rateBps: 600, onUs: true }],
+      id: "T-ONUS",
+      partner: "ptn_test",
+      connection: "vpos-2",
+      installments: [1, 3, 6],
+      bank: "Demo Bank A",
+      rates: [
+        { count: 1, rateBps: 199 },
+        { count: 1, rateBps: 150, onUs: true },
+        { count: 3, rateBps: 450 },
+        { count: 6, rateBps: 600, onUs: true },
+      ],
     },
   ],
 };
 
 const opt = (installmentCount: number, rateBps: number, fixedFee: number | null = null) => ({
-  installmentCount, rateBps, fixedFee, baseAmount: null, commissionAmount: null, customerShareAmount: null, totalAmount: null,
+  installmentCount,
+  rateBps,
+  fixedFee,
+  baseAmount: null,
+  commissionAmount: null,
+  customerShareAmount: null,
+  totalAmount: null,
 });
 
 describe("interface 4.9 overview: shape", () => {
@@ -35,7 +50,13 @@ describe("interface 4.9 overview: shape", () => {
     expect(Object.keys(r.json)).toEqual(["commissionBasis", "maximums", "optionGroups"]);
     const credit = [opt(1, 199), opt(2, 350), opt(3, 450, 100), opt(6, 690), opt(9, 920), opt(12, 1150)];
     const groups = [
-      { cardType: "credit", onUs: null, cardBrand: "bonus", onUsRequired: null, options: [opt(1, 199), opt(2, 350), opt(3, 420), opt(6, 690), opt(9, 920), opt(12, 1150)] },
+      {
+        cardType: "credit",
+        onUs: null,
+        cardBrand: "bonus",
+        onUsRequired: null,
+        options: [opt(1, 199), opt(2, 350), opt(3, 420), opt(6, 690), opt(9, 920), opt(12, 1150)],
+      },
       { cardType: "credit", onUs: null, cardBrand: null, onUsRequired: null, options: credit },
       { cardType: "debit", onUs: null, cardBrand: null, onUsRequired: null, options: [opt(1, 199)] },
       { cardType: "prepaid", onUs: null, cardBrand: null, onUsRequired: null, options: [opt(1, 199)] },
@@ -45,7 +66,10 @@ describe("interface 4.9 overview: shape", () => {
     expect(r.json).toEqual({
       commissionBasis: "gross",
       optionGroups: groups,
-      maximums: groups.map((g) => ({ option: g.options[g.options.length - 1], source: { cardType: g.cardType, onUs: g.onUs, cardBrand: g.cardBrand } })),
+      maximums: groups.map((g) => ({
+        option: g.options[g.options.length - 1],
+        source: { cardType: g.cardType, onUs: g.onUs, cardBrand: g.cardBrand },
+      })),
     });
   });
 
@@ -58,7 +82,14 @@ describe("interface 4.9 overview: shape", () => {
       { cardType: "credit", onUs: false, cardBrand: null, onUsRequired: null, options: [opt(1, 199), opt(3, 450)] },
     ]);
     expect(r.json.optionGroups.map((g: { cardType: string | null; onUs: boolean | null }) => [g.cardType, g.onUs])).toEqual([
-      ["credit", true], ["credit", false], ["debit", true], ["debit", false], ["prepaid", true], ["prepaid", false], ["foreign", null], [null, null],
+      ["credit", true],
+      ["credit", false],
+      ["debit", true],
+      ["debit", false],
+      ["prepaid", true],
+      ["prepaid", false],
+      ["foreign", null],
+      [null, null],
     ]);
   });
 
@@ -67,13 +98,22 @@ describe("interface 4.9 overview: shape", () => {
     const r = await h.post(PATH, { terminalId: "T-NET", baseAmount: 100000 });
     expect(r.json.commissionBasis).toBe("net");
     const group = r.json.optionGroups[0];
-    expect(group.options[0]).toEqual({ installmentCount: 1, rateBps: 220, fixedFee: null, baseAmount: 100000, commissionAmount: 2200, customerShareAmount: 2200, totalAmount: 102200 });
+    expect(group.options[0]).toEqual({
+      installmentCount: 1,
+      rateBps: 220,
+      fixedFee: null,
+      baseAmount: 100000,
+      commissionAmount: 2200,
+      customerShareAmount: 2200,
+      totalAmount: 102200,
+    });
   });
 
   it("gross with share omitted: total = base in every option", async () => {
     h = await harness({ seed: SEED });
     const r = await h.post(PATH, { terminalId: "T-1", baseAmount: 5000, customerCommissionShareBps: null });
-    for (const group of r.json.optionGroups) for (const o of group.options) expect([o.customerShareAmount, o.totalAmount]).toEqual([0, 5000]);
+    for (const group of r.json.optionGroups)
+      for (const o of group.options) expect([o.customerShareAmount, o.totalAmount]).toEqual([0, 5000]);
   });
 
   it("is capped by the partner's installmentCap (product 4)", async () => {
@@ -97,7 +137,9 @@ describe("interface 4.9 overview agrees with 4.8 options for a card of each grou
     const amounts = { baseAmount: 77777, customerCommissionShareBps: 2500 };
     const overview = await h.post(PATH, { terminalId, ...amounts });
     const options = await h.post("/v1/installment-options", { terminalId, bin, ...amounts });
-    const group = overview.json.optionGroups.find((g: typeof key) => g.cardType === key.cardType && g.cardBrand === key.cardBrand && g.onUs === key.onUs);
+    const group = overview.json.optionGroups.find(
+      (g: typeof key) => g.cardType === key.cardType && g.cardBrand === key.cardBrand && g.onUs === key.onUs,
+    );
     expect(group.options).toEqual(options.json.options);
   });
 });

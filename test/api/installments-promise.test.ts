@@ -18,12 +18,31 @@ const SEED: SeedFile = {
   partners: TEST_SEED.partners!.map((p) => (p.id === "ptn_test" ? { ...p, installmentCap: 9 } : p)),
   terminals: [
     ...TEST_SEED.terminals!,
-    { id: "T-CREDIT", partner: "ptn_test", connection: "vpos-1", installments: [1, 3], allowedCardFamilies: ["credit"], rates: [{ count: 1, rateBps: 199 }, { count: 3, rateBps: 450 }] },
     {
-      id: "T-ONUS", partner: "ptn_test", connection: "vpos-2", commissionBasis: "net", installments: [1, 3, 6, 12], bank: "Demo Bank A",
+      id: "T-CREDIT",
+      partner: "ptn_test",
+      connection: "vpos-1",
+      installments: [1, 3],
+      allowedCardFamilies: ["credit"],
       rates: [
-        { count: 1, rateBps: 199 }, { count: 1, rateBps: 150, onUs: true }, { count: 3, rateBps: 450, fixedFee: 25 },
-        { count: 3, brand: "world", rateBps: 430 }, { count: 3, brand: "bonus", onUs: true, rateBps: 400 }, { count: 6, rateBps: 600, onUs: true },
+        { count: 1, rateBps: 199 },
+        { count: 3, rateBps: 450 },
+      ],
+    },
+    {
+      id: "T-ONUS",
+      partner: "ptn_test",
+      connection: "vpos-2",
+      commissionBasis: "net",
+      installments: [1, 3, 6, 12],
+      bank: "Demo Bank A",
+      rates: [
+        { count: 1, rateBps: 199 },
+        { count: 1, rateBps: 150, onUs: true },
+        { count: 3, rateBps: 450, fixedFee: 25 },
+        { count: 3, brand: "world", rateBps: 430 },
+        { count: 3, brand: "bonus", onUs: true, rateBps: 400 },
+        { count: 6, rateBps: 600, onUs: true },
         { count: 12, rateBps: 1100 },
       ],
     },
@@ -74,8 +93,15 @@ describe("interface 4.8 promise: listed exactly when chargeable, at the same rat
 
   it("on-us rows apply only to the terminal bank's cards (product 16)", async () => {
     const onUs = await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-ONUS" });
-    expect(onUs.json.options.map((o: { installmentCount: number; rateBps: number }) => [o.installmentCount, o.rateBps])).toEqual([[1, 150], [3, 400], [6, 600]]);
+    expect(onUs.json.options.map((o: { installmentCount: number; rateBps: number }) => [o.installmentCount, o.rateBps])).toEqual([
+      [1, 150],
+      [3, 400],
+      [6, 600],
+    ]);
     const offUs = await h.post("/v1/installment-options", { bin: "40000022", terminalId: "T-ONUS" });
-    expect(offUs.json.options.map((o: { installmentCount: number; rateBps: number }) => [o.installmentCount, o.rateBps])).toEqual([[1, 199], [3, 430]]);
+    expect(offUs.json.options.map((o: { installmentCount: number; rateBps: number }) => [o.installmentCount, o.rateBps])).toEqual([
+      [1, 199],
+      [3, 430],
+    ]);
   });
 });

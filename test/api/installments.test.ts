@@ -19,7 +19,17 @@ const SEED: SeedFile = {
   ...TEST_SEED,
   terminals: [
     ...TEST_SEED.terminals!,
-    { id: "T-CREDIT", partner: "ptn_test", connection: "vpos-1", installments: [1, 3], allowedCardFamilies: ["credit"], rates: [{ count: 1, rateBps: 199 }, { count: 3, rateBps: 450 }] },
+    {
+      id: "T-CREDIT",
+      partner: "ptn_test",
+      connection: "vpos-1",
+      installments: [1, 3],
+      allowedCardFamilies: ["credit"],
+      rates: [
+        { count: 1, rateBps: 199 },
+        { count: 3, rateBps: 450 },
+      ],
+    },
   ],
 };
 
@@ -78,7 +88,12 @@ describe("interface 4.8 request validation (400 validation_error, interface 8 li
     ["baseAmount and share null mean absent", null],
   ])("accepts the boundaries: %s", async (_name, share) => {
     h = await harness({ seed: SEED });
-    const r = await h.post(PATH, { bin: "40000011", terminalId: "T-1", baseAmount: share === null ? null : 1, customerCommissionShareBps: share });
+    const r = await h.post(PATH, {
+      bin: "40000011",
+      terminalId: "T-1",
+      baseAmount: share === null ? null : 1,
+      customerCommissionShareBps: share,
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -101,20 +116,45 @@ describe("interface 4.8 terminalId: 403 terminal_not_allowed (interface 1, 7.2; 
   it("a credit card at the credit-only terminal gets its options", async () => {
     h = await harness({ seed: SEED });
     const r = await h.post(PATH, { bin: "40000022", terminalId: "T-CREDIT" });
-    expect(summary(r.json.options)).toEqual([[1, 199, null], [3, 450, null]]);
+    expect(summary(r.json.options)).toEqual([
+      [1, 199, null],
+      [3, 450, null],
+    ]);
   });
 
   it("the other partner sees its own terminal", async () => {
     h = await harness({ seed: SEED });
     const r = await h.post(PATH, { bin: "40000011", terminalId: "T-OTHER" }, { key: OTHER_KEY });
-    expect(summary(r.json.options)).toEqual([[1, 199, null], [3, 450, null]]);
+    expect(summary(r.json.options)).toEqual([
+      [1, 199, null],
+      [3, 450, null],
+    ]);
   });
 });
 
 describe("interface 4.8 response per card at T-1 (product 8 eligibility, product 16 rate rows)", () => {
-  const all = [[1, 199, null], [2, 350, null], [3, 450, 100], [6, 690, null], [9, 920, null], [12, 1150, null]];
+  const all = [
+    [1, 199, null],
+    [2, 350, null],
+    [3, 450, 100],
+    [6, 690, null],
+    [9, 920, null],
+    [12, 1150, null],
+  ];
   it.each<[string, string, [string | null, string | null, string | null], unknown[]]>([
-    ["bonus credit: the brand row wins for 3", "40000011", ["bonus", "credit", "Demo Bank A"], [[1, 199, null], [2, 350, null], [3, 420, null], [6, 690, null], [9, 920, null], [12, 1150, null]]],
+    [
+      "bonus credit: the brand row wins for 3",
+      "40000011",
+      ["bonus", "credit", "Demo Bank A"],
+      [
+        [1, 199, null],
+        [2, 350, null],
+        [3, 420, null],
+        [6, 690, null],
+        [9, 920, null],
+        [12, 1150, null],
+      ],
+    ],
     ["world credit: generic rows", "40000022", ["world", "credit", "Demo Bank B"], all],
     ["maximum credit: generic rows", "54000066", ["maximum", "credit", "Demo Bank C"], all],
     ["debit: single charge", "40000033", [null, "debit", "Demo Bank A"], [[1, 199, null]]],
@@ -138,7 +178,9 @@ describe("interface 4.8 response per card at T-1 (product 8 eligibility, product
 
   it("options ascend and include count 1 when the effective set holds it", async () => {
     h = await harness({ seed: SEED });
-    const counts = (await h.post(PATH, { bin: "40000011", terminalId: "T-1" })).json.options.map((o: { installmentCount: number }) => o.installmentCount);
+    const counts = (await h.post(PATH, { bin: "40000011", terminalId: "T-1" })).json.options.map(
+      (o: { installmentCount: number }) => o.installmentCount,
+    );
     expect(counts[0]).toBe(1);
     expect(counts).toEqual([...counts].sort((a: number, b: number) => a - b));
   });
@@ -159,7 +201,13 @@ describe("interface 2.5 / 4.8 amounts (product 8)", () => {
     h = await harness({ seed: SEED });
     const r = await h.post(PATH, { bin: "40000011", terminalId: "T-1", customerCommissionShareBps: 5000 });
     expect(r.json.options[0]).toEqual({
-      installmentCount: 1, rateBps: 199, fixedFee: null, baseAmount: null, commissionAmount: null, customerShareAmount: null, totalAmount: null,
+      installmentCount: 1,
+      rateBps: 199,
+      fixedFee: null,
+      baseAmount: null,
+      commissionAmount: null,
+      customerShareAmount: null,
+      totalAmount: null,
     });
   });
 
@@ -167,9 +215,33 @@ describe("interface 2.5 / 4.8 amounts (product 8)", () => {
     h = await harness({ seed: SEED });
     const r = await h.post(PATH, { bin: "40000022", terminalId: "T-NET", baseAmount: 100000 });
     expect(r.json.options).toEqual([
-      { installmentCount: 1, rateBps: 220, fixedFee: null, baseAmount: 100000, commissionAmount: 2200, customerShareAmount: 2200, totalAmount: 102200 },
-      { installmentCount: 3, rateBps: 480, fixedFee: null, baseAmount: 100000, commissionAmount: 4800, customerShareAmount: 4800, totalAmount: 104800 },
-      { installmentCount: 6, rateBps: 720, fixedFee: 50, baseAmount: 100000, commissionAmount: 7250, customerShareAmount: 7250, totalAmount: 107250 },
+      {
+        installmentCount: 1,
+        rateBps: 220,
+        fixedFee: null,
+        baseAmount: 100000,
+        commissionAmount: 2200,
+        customerShareAmount: 2200,
+        totalAmount: 102200,
+      },
+      {
+        installmentCount: 3,
+        rateBps: 480,
+        fixedFee: null,
+        baseAmount: 100000,
+        commissionAmount: 4800,
+        customerShareAmount: 4800,
+        totalAmount: 104800,
+      },
+      {
+        installmentCount: 6,
+        rateBps: 720,
+        fixedFee: 50,
+        baseAmount: 100000,
+        commissionAmount: 7250,
+        customerShareAmount: 7250,
+        totalAmount: 107250,
+      },
     ]);
   });
 
@@ -185,7 +257,13 @@ describe("interface 2.5 / 4.8 amounts (product 8)", () => {
     const r = await h.post(PATH, { bin: "40000022", terminalId, baseAmount: 123457, customerCommissionShareBps: share });
     for (const option of r.json.options) {
       const expected = quoteAmounts({ basis, baseAmount: 123457, rateBps: option.rateBps, fixedFee: option.fixedFee, shareBps: applied });
-      expect(option).toEqual({ installmentCount: option.installmentCount, rateBps: option.rateBps, fixedFee: option.fixedFee, baseAmount: 123457, ...expected });
+      expect(option).toEqual({
+        installmentCount: option.installmentCount,
+        rateBps: option.rateBps,
+        fixedFee: option.fixedFee,
+        baseAmount: 123457,
+        ...expected,
+      });
       expect(option.customerShareAmount).toBe(option.totalAmount - option.baseAmount);
       if (applied === 0) expect([option.customerShareAmount, option.totalAmount]).toEqual([0, 123457]);
     }
@@ -193,7 +271,12 @@ describe("interface 2.5 / 4.8 amounts (product 8)", () => {
 
   it("a total past MAX_SAFE_INTEGER is 400 validation_error naming baseAmount, never 500 (product 2)", async () => {
     h = await harness({ seed: SEED });
-    const gross = await h.post(PATH, { bin: "40000011", terminalId: "T-1", baseAmount: Number.MAX_SAFE_INTEGER - 1000, customerCommissionShareBps: 10000 });
+    const gross = await h.post(PATH, {
+      bin: "40000011",
+      terminalId: "T-1",
+      baseAmount: Number.MAX_SAFE_INTEGER - 1000,
+      customerCommissionShareBps: 10000,
+    });
     expect([gross.status, gross.json.error.code]).toEqual([400, "validation_error"]);
     expect(gross.json.error.message).toMatch(/^baseAmount: /);
     const net = await h.post(PATH, { bin: "40000011", terminalId: "T-NET", baseAmount: Number.MAX_SAFE_INTEGER });

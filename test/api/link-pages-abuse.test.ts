@@ -76,7 +76,17 @@ describe("product 23 / issue 15 item 1: a link accepts at most 10 card attempts 
       createLinkPayment(
         tx,
         h.deps,
-        { partner, linkId: link.id, terminalId: "T-1", n: tx.links.nextAttemptSeq(link.id), amount: 123_456, principal: 123_456, installment: 1, description: null, returnUrl: pageUrl(link.token, "/result") },
+        {
+          partner,
+          linkId: link.id,
+          terminalId: "T-1",
+          n: tx.links.nextAttemptSeq(link.id),
+          amount: 123_456,
+          principal: 123_456,
+          installment: 1,
+          description: null,
+          returnUrl: pageUrl(link.token, "/result"),
+        },
         h.clock.nowMs(),
       ),
     );
@@ -93,11 +103,30 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
   async function linkPaymentAfter(n: number) {
     const earlier = await linkPaymentOf(h);
     for (let i = 0; i < n; i += 1) {
-      h.store.db.prepare("INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, 'failed', 1, 0, 0)").run(`att_old${i}`, earlier.code);
+      h.store.db
+        .prepare(
+          "INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, 'failed', 1, 0, 0)",
+        )
+        .run(`att_old${i}`, earlier.code);
     }
     const partner = h.store.q.partners.get("ptn_test")!;
     return h.store.write((tx) =>
-      createLinkPayment(tx, h.deps, { partner, linkId: earlier.linkId!, terminalId: "T-1", n: tx.links.nextAttemptSeq(earlier.linkId!), amount: 10_000, principal: 10_000, installment: 1, description: null, returnUrl: earlier.returnUrl! }, h.clock.nowMs()),
+      createLinkPayment(
+        tx,
+        h.deps,
+        {
+          partner,
+          linkId: earlier.linkId!,
+          terminalId: "T-1",
+          n: tx.links.nextAttemptSeq(earlier.linkId!),
+          amount: 10_000,
+          principal: 10_000,
+          installment: 1,
+          description: null,
+          returnUrl: earlier.returnUrl!,
+        },
+        h.clock.nowMs(),
+      ),
     );
   }
 

@@ -85,12 +85,16 @@ export async function payOnePage(h: Harness, token: string, pan: string, install
 /** At the ACS page: the one-time code and a button; answers where the browser ended. */
 export async function answerAcs(h: Harness, acs: Outcome, otp = OTP, button = "confirm"): Promise<Outcome> {
   const form = acs.page?.forms[0];
-  if (!form || !acs.page?.url.endsWith("/sim-bank/acs")) throw new Error(`not at the ACS: ${acs.page?.status} ${acs.page?.url} ${textOf(acs.page).slice(0, 400)}`);
+  if (!form || !acs.page?.url.endsWith("/sim-bank/acs"))
+    throw new Error(`not at the ACS: ${acs.page?.status} ${acs.page?.url} ${textOf(acs.page).slice(0, 400)}`);
   return linkClient(h).submit(form, { otp }, button);
 }
 
 export const paymentsOfLink = (h: Harness, linkId: string) =>
-  h.store.db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code").all<{ code: string }>(linkId).map((r) => h.store.q.payments.get(r.code)!);
+  h.store.db
+    .prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code")
+    .all<{ code: string }>(linkId)
+    .map((r) => h.store.q.payments.get(r.code)!);
 
 /** Event types queued for a link (payment_link.*) and its payments (payment.*), oldest first. */
 export function eventsOfLink(h: Harness, linkId: string): string[] {
@@ -105,4 +109,7 @@ export function eventsOfLink(h: Harness, linkId: string): string[] {
 
 /** The CSP form-action sources of a response. */
 export const formActionOf = (visit: Visit): string[] =>
-  /form-action ([^;]+)/.exec(visit.headers.get("content-security-policy") ?? "")?.[1]?.trim().split(/\s+/) ?? [];
+  /form-action ([^;]+)/
+    .exec(visit.headers.get("content-security-policy") ?? "")?.[1]
+    ?.trim()
+    .split(/\s+/) ?? [];

@@ -194,7 +194,17 @@ describe("interface 3.1 one attempt at a time while initiated", () => {
       const stray = createLinkPayment(
         tx,
         h.deps,
-        { partner, linkId: link.id, terminalId: "T-1", n: tx.links.nextAttemptSeq(link.id), amount: 125_000, principal: 123_456, installment: 1, description: null, returnUrl: pageUrl(link.token, "/result") },
+        {
+          partner,
+          linkId: link.id,
+          terminalId: "T-1",
+          n: tx.links.nextAttemptSeq(link.id),
+          amount: 125_000,
+          principal: 123_456,
+          installment: 1,
+          description: null,
+          returnUrl: pageUrl(link.token, "/result"),
+        },
         h.clock.nowMs(),
       );
       failPayment(tx, h.deps, stray, h.clock.nowMs());

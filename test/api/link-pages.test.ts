@@ -87,7 +87,10 @@ describe("product 7 / interface 3.1 opening a link page", () => {
     await h.advance(1000);
     for (const path of ["", "/installments", "/card", "/pay"]) {
       const client = linkClient(h);
-      const r = path === "" ? await client.get(pageUrl(link.token)) : await client.post(pageUrl(link.token, path), { bin: "40000011", installment: "1" });
+      const r =
+        path === ""
+          ? await client.get(pageUrl(link.token))
+          : await client.post(pageUrl(link.token, path), { bin: "40000011", installment: "1" });
       expect([path, r.page?.status]).toEqual([path, code]);
       expect(textOf(r.page)).toContain(words);
       expect(r.page!.forms).toEqual([]);
@@ -186,7 +189,10 @@ describe("product 16 options endpoint: JSON {bin}, answered like 4.8 for the lin
   it("a form body is 400; an unknown token is 404 payment_link_not_found", async () => {
     h = await harness();
     const link = await createLink(h);
-    const form = await h.post(`/l/${link.token}/options`, "bin=40000011", { key: null, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await h.post(`/l/${link.token}/options`, "bin=40000011", {
+      key: null,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect([form.status, form.json.error.code]).toEqual([400, "validation_error"]);
     const unknown = await h.post("/l/nope/options", { bin: "40000011" }, { key: null });
     expect([unknown.status, unknown.json.error.code]).toEqual([404, "payment_link_not_found"]);
@@ -204,7 +210,10 @@ describe("product 16 options endpoint: JSON {bin}, answered like 4.8 for the lin
   });
 
   it("403 terminal_not_allowed for a card family the terminal refuses (as 4.8)", async () => {
-    const seed = { ...TEST_SEED, terminals: TEST_SEED.terminals!.map((t) => (t.id === "T-1" ? { ...t, allowedCardFamilies: ["credit" as const] } : t)) };
+    const seed = {
+      ...TEST_SEED,
+      terminals: TEST_SEED.terminals!.map((t) => (t.id === "T-1" ? { ...t, allowedCardFamilies: ["credit" as const] } : t)),
+    };
     h = await harness({ seed });
     const link = await createLink(h);
     const r = await h.post(`/l/${link.token}/options`, { bin: "40000033" }, { key: null });

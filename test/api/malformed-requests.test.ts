@@ -94,14 +94,18 @@ describe("issue 14 oversized request headers are refused by kasa itself", () => 
     ["150 header fields", many],
   ])("%s: the envelope on /v1, a page on /l", async (_n, headers) => {
     h = await harness();
-    const api = await h.runtime.app.request("http://kasa.test/v1/payments/pay_x", { headers: { ...headers, authorization: `Bearer ${TEST_KEY}` } });
+    const api = await h.runtime.app.request("http://kasa.test/v1/payments/pay_x", {
+      headers: { ...headers, authorization: `Bearer ${TEST_KEY}` },
+    });
     await expectEnvelope(api, 413, "request_too_large");
     await expectPage(await h.runtime.app.request("http://kasa.test/l/some-token", { headers }), 413, "request_too_large");
   });
 
   it("headers just under the limit pass through to the route", async () => {
     h = await harness();
-    const res = await h.runtime.app.request("http://kasa.test/v1/payments/pay_x", { headers: { "x-big": "a".repeat(15_000), authorization: `Bearer ${TEST_KEY}` } });
+    const res = await h.runtime.app.request("http://kasa.test/v1/payments/pay_x", {
+      headers: { "x-big": "a".repeat(15_000), authorization: `Bearer ${TEST_KEY}` },
+    });
     await expectEnvelope(res, 404, "payment_not_found");
   });
 });

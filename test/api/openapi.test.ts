@@ -37,9 +37,15 @@ describe("product 20: the document", () => {
     for (const r of Object.values(create.responses as Json)) expect(r.headers["X-Trace-Id"]).toBeDefined();
     expect(create.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(doc.paths["/v1/installment-options"].post.responses["429"].headers["Retry-After"]).toBeUndefined();
-    expect(create.responses["422"]["x-error-codes"]).toEqual(expect.arrayContaining(["amount_limit_exceeded", "pos_daily_limit_exceeded", "installment_not_allowed"]));
-    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(["payment.captured", "payout.paid_out", "payment_link.completed", "webhook.test"]));
-    expect(doc.paths["/v1/payments"].post.requestBody.content["application/json"].schema.properties.amount).toMatchObject({ type: "integer" });
+    expect(create.responses["422"]["x-error-codes"]).toEqual(
+      expect.arrayContaining(["amount_limit_exceeded", "pos_daily_limit_exceeded", "installment_not_allowed"]),
+    );
+    expect(Object.keys(doc.webhooks)).toEqual(
+      expect.arrayContaining(["payment.captured", "payout.paid_out", "payment_link.completed", "webhook.test"]),
+    );
+    expect(doc.paths["/v1/payments"].post.requestBody.content["application/json"].schema.properties.amount).toMatchObject({
+      type: "integer",
+    });
   });
 });
 
@@ -62,15 +68,25 @@ describe("issue 21: the answers of the API tests are checked against the documen
   it("a body that does not match its schema fails the test that received it", () => {
     const headers = new Headers({ "x-trace-id": "tr_x" });
     expect(() => checkAgainstOpenApi("GET", "/v1/payments/pay_x", 200, headers, { paymentCode: "pay_x" })).toThrow(/body does not match/);
-    expect(() => checkAgainstOpenApi("GET", "/v1/payments/pay_x", 404, headers, { error: { code: "refund_not_found", message: "m", traceId: "tr_x" } })).toThrow(/not documented/);
+    expect(() =>
+      checkAgainstOpenApi("GET", "/v1/payments/pay_x", 404, headers, {
+        error: { code: "refund_not_found", message: "m", traceId: "tr_x" },
+      }),
+    ).toThrow(/not documented/);
     expect(() => checkAgainstOpenApi("GET", "/v1/payments/pay_x", 418, headers, {})).toThrow(/status not documented/);
-    expect(() => checkAgainstOpenApi("GET", "/v1/payments/pay_x", 404, new Headers(), { error: { code: "payment_not_found", message: "m", traceId: "t" } })).toThrow(/X-Trace-Id/);
+    expect(() =>
+      checkAgainstOpenApi("GET", "/v1/payments/pay_x", 404, new Headers(), {
+        error: { code: "payment_not_found", message: "m", traceId: "t" },
+      }),
+    ).toThrow(/X-Trace-Id/);
   });
 });
 
 describe("issue 21: examples are real answers", () => {
   it("every operation has an example recorded from a real answer, and each matches its schema", () => {
-    const operationIds = Object.values(OPERATIONS).map((o) => o.operationId).sort();
+    const operationIds = Object.values(OPERATIONS)
+      .map((o) => o.operationId)
+      .sort();
     expect(Object.keys(examples).sort()).toEqual(operationIds);
     const byId = new Map(documentedRoutes().map((r) => [OPERATIONS[operationKey(r)]!.operationId, r]));
     for (const [id, ex] of Object.entries(examples as Record<string, { status: number; body: unknown }>)) {
@@ -98,7 +114,9 @@ describe("issue 21: a client generated from the document (openapi-typescript typ
       headers: { authorization: `Bearer ${TEST_KEY}` },
       fetch: (request: Request) => Promise.resolve(h.runtime.app.request(request)),
     });
-    const created = await client.POST("/v1/payments", { body: { amount: 10_000, partnerTxCode: "gen-1", terminalId: "T-1", returnUrl: "https://shop.example/r" } });
+    const created = await client.POST("/v1/payments", {
+      body: { amount: 10_000, partnerTxCode: "gen-1", terminalId: "T-1", returnUrl: "https://shop.example/r" },
+    });
     expect(created.response.status).toBe(201);
     const read = await client.GET("/v1/payments/{paymentCode}", { params: { path: { paymentCode: created.data.paymentCode } } });
     expect(read.data).toMatchObject({ paymentCode: created.data.paymentCode, status: "initiated" });

@@ -10,7 +10,13 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 const ROUTES: PageRoute[] = [
-  { method: "GET", path: "/boom", handle: () => { throw new Error("a bug"); } },
+  {
+    method: "GET",
+    path: "/boom",
+    handle: () => {
+      throw new Error("a bug");
+    },
+  },
   { method: "GET", path: "/refused", handle: () => fail("payment_link_not_found") },
 ];
 

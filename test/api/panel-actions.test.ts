@@ -22,8 +22,23 @@ async function as(role: "viewer" | "staff" | "admin", email = `${role}@shop.exam
 const AGREEMENT_SEED = {
   ...TEST_SEED,
   agreements: [
-    { partner: "ptn_test", agreementCode: "DPA", agreementName: "Veri İşleme", version: "2", requirement: "consent" as const, kind: "renewal" as const, deadlineAt: new Date(T0 - 60_000).toISOString() },
-    { partner: "ptn_test", agreementCode: "MSA", agreementName: "Üye İşyeri", version: "1", requirement: "wet_signature" as const, kind: "first" as const },
+    {
+      partner: "ptn_test",
+      agreementCode: "DPA",
+      agreementName: "Veri İşleme",
+      version: "2",
+      requirement: "consent" as const,
+      kind: "renewal" as const,
+      deadlineAt: new Date(T0 - 60_000).toISOString(),
+    },
+    {
+      partner: "ptn_test",
+      agreementCode: "MSA",
+      agreementName: "Üye İşyeri",
+      version: "1",
+      requirement: "wet_signature" as const,
+      kind: "first" as const,
+    },
   ],
 };
 
@@ -168,7 +183,14 @@ describe("product 18 panel admin actions", () => {
     expect((await c.act("/panel/agreements/DPA/2/accept")).status).toBe(303);
     expect((await h.get("/v1/payment-acceptance")).json.acceptingPayments).toBe(true);
     expect((await c.get("/panel/acceptance")).text).toContain("Hesap ödeme kabul ediyor.");
-    expect(audit().slice(0, 2).map((a) => [a.action, a.outcome])).toEqual([["agreement.accept", "ok"], ["agreement.accept", "forbidden"]]);
+    expect(
+      audit()
+        .slice(0, 2)
+        .map((a) => [a.action, a.outcome]),
+    ).toEqual([
+      ["agreement.accept", "ok"],
+      ["agreement.accept", "forbidden"],
+    ]);
   });
 
   it("a staff user cannot accept agreements (403, audited)", async () => {

@@ -15,7 +15,17 @@ async function as(h: Harness, role: "viewer" | "staff" | "admin") {
   return c;
 }
 
-const LINK_FORM = { amount: "150,00", terminalId: "T-1", description: "Sipariş 9", payerName: "Ayşe", allowedInstallmentCounts: "1, 3", item1Name: "Çay", item1Amount: "100", item2Name: "Kargo", item2Amount: "50,00" };
+const LINK_FORM = {
+  amount: "150,00",
+  terminalId: "T-1",
+  description: "Sipariş 9",
+  payerName: "Ayşe",
+  allowedInstallmentCounts: "1, 3",
+  item1Name: "Çay",
+  item1Amount: "100",
+  item2Name: "Kargo",
+  item2Amount: "50,00",
+};
 
 describe("product 18 panel links", () => {
   let h: Harness;
@@ -30,7 +40,10 @@ describe("product 18 panel links", () => {
     const id = /Bağlantı <code>(pl_[0-9a-z]+)<\/code>/.exec(created.text)![1]!;
     const api = await h.get(`/v1/payment-links/${id}`);
     expect(api.json).toMatchObject({ amount: 15_000, status: "pending", url, payerName: "Ayşe", allowedInstallmentCounts: [1, 3] });
-    expect(api.json.items).toEqual([{ name: "Çay", note: null, amount: 10_000 }, { name: "Kargo", note: null, amount: 5_000 }]);
+    expect(api.json.items).toEqual([
+      { name: "Çay", note: null, amount: 10_000 },
+      { name: "Kargo", note: null, amount: 5_000 },
+    ]);
     expect((await c.get("/panel/links")).text).toContain(url);
     expect((await c.act(`/panel/links/${id}/cancel`)).status).toBe(303);
     expect((await h.get(`/v1/payment-links/${id}`)).json.status).toBe("cancelled");

@@ -54,7 +54,9 @@ describe("product 18 panel payment through kasa's card form and the bank's 3D st
     const c = await staff();
     const r = await c.act("/panel/new-payment", { ...FORM, partnerTxCode: "API-1" });
     expect([r.status, codeOf(r.text)]).toEqual([409, "duplicate_partner_tx_code"]);
-    expect(h.store.q.panel.payments({ partnerId: "ptn_test", status: null, fromMs: null, toMs: null, search: "API-1", before: null, limit: 10 })).toHaveLength(1);
+    expect(
+      h.store.q.panel.payments({ partnerId: "ptn_test", status: null, fromMs: null, toMs: null, search: "API-1", before: null, limit: 10 }),
+    ).toHaveLength(1);
   });
 
   it.each([

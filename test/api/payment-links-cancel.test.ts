@@ -116,7 +116,9 @@ describe("interface 3.1 cancel at or past expiresAt before the wheel ran (produc
     expect(r.json.error.code).toBe("payment_link_expired");
     expect(h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: T0 + LINK_VALIDITY_MS });
     const rows = outbox(h, "payment_link.expired");
-    expect(rows.map((x) => x.json)).toEqual([{ id: expect.any(String), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id }]);
+    expect(rows.map((x) => x.json)).toEqual([
+      { id: expect.any(String), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id },
+    ]);
     // The wheel's own timer then finds nothing to do.
     await h.advance(0);
     expect(outbox(h, "payment_link.expired")).toHaveLength(1);

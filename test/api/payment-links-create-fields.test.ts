@@ -89,9 +89,15 @@ describe("interface 4.1.1 redirectUrl (product 3 URL rules)", () => {
 
 describe("interface 4.1 / 7.4 reason 4 allowedInstallmentCounts", () => {
   it.each([
-    [[12, 3, 3, 1], [1, 3, 12]],
+    [
+      [12, 3, 3, 1],
+      [1, 3, 12],
+    ],
     [[6], [6]],
-    [[1, 2, 3, 6, 9, 12], [1, 2, 3, 6, 9, 12]],
+    [
+      [1, 2, 3, 6, 9, 12],
+      [1, 2, 3, 6, 9, 12],
+    ],
     [null, null],
     [undefined, null],
   ])("%j is echoed as %j (sorted, de-duplicated; null = no restriction)", async (counts, echoed) => {
@@ -112,7 +118,9 @@ describe("interface 4.1 / 7.4 reason 4 allowedInstallmentCounts", () => {
   });
 
   it("the effective set is the terminal's set capped by the partner's installmentCap (product 4)", async () => {
-    h = await harness({ seed: { ...TEST_SEED, partners: TEST_SEED.partners!.map((p) => (p.id === "ptn_test" ? { ...p, installmentCap: 6 } : p)) } });
+    h = await harness({
+      seed: { ...TEST_SEED, partners: TEST_SEED.partners!.map((p) => (p.id === "ptn_test" ? { ...p, installmentCap: 6 } : p)) },
+    });
     expect((await newLink(h, { allowedInstallmentCounts: [1, 6] })).allowedInstallmentCounts).toEqual([1, 6]);
     await expectError({ allowedInstallmentCounts: [1, 9] }, 422, "installment_not_allowed");
   });

@@ -9,8 +9,23 @@ afterEach(async () => h?.close());
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const FIELDS_2_1 = [
-  "id", "token", "url", "partnerReference", "status", "amount", "customerCommissionShareBps", "description", "redirectUrl",
-  "firstOpenedAt", "lastOpenedAt", "expiresAt", "createdAt", "updatedAt", "allowedInstallmentCounts", "items", "payerName",
+  "id",
+  "token",
+  "url",
+  "partnerReference",
+  "status",
+  "amount",
+  "customerCommissionShareBps",
+  "description",
+  "redirectUrl",
+  "firstOpenedAt",
+  "lastOpenedAt",
+  "expiresAt",
+  "createdAt",
+  "updatedAt",
+  "allowedInstallmentCounts",
+  "items",
+  "payerName",
 ];
 
 async function expectError(body: Record<string, unknown>, status: number, code: string, messageStart?: string) {
@@ -50,15 +65,32 @@ describe("interface 4.1 / 2.1 create payment link: the response", () => {
 
   it("echoes every optional field; payerName raw, items in the order sent (4.1.2)", async () => {
     h = await harness();
-    const items = [{ name: "Zeta", note: "last letter", amount: 100 }, { name: "Alpha", amount: 400 }, { name: "Mu", note: null, amount: 500 }];
+    const items = [
+      { name: "Zeta", note: "last letter", amount: 100 },
+      { name: "Alpha", amount: 400 },
+      { name: "Mu", note: null, amount: 500 },
+    ];
     const link = await newLink(h, {
-      amount: 1000, customerCommissionShareBps: 2500, description: "Order #42", redirectUrl: "https://shop.example/return?o=42",
-      allowedInstallmentCounts: [6, 1, 3], items, payerName: "Ayşe Yılmaz",
+      amount: 1000,
+      customerCommissionShareBps: 2500,
+      description: "Order #42",
+      redirectUrl: "https://shop.example/return?o=42",
+      allowedInstallmentCounts: [6, 1, 3],
+      items,
+      payerName: "Ayşe Yılmaz",
     });
     expect(link).toMatchObject({
-      amount: 1000, customerCommissionShareBps: 2500, description: "Order #42", redirectUrl: "https://shop.example/return?o=42",
-      allowedInstallmentCounts: [1, 3, 6], payerName: "Ayşe Yılmaz",
-      items: [{ name: "Zeta", note: "last letter", amount: 100 }, { name: "Alpha", note: null, amount: 400 }, { name: "Mu", note: null, amount: 500 }],
+      amount: 1000,
+      customerCommissionShareBps: 2500,
+      description: "Order #42",
+      redirectUrl: "https://shop.example/return?o=42",
+      allowedInstallmentCounts: [1, 3, 6],
+      payerName: "Ayşe Yılmaz",
+      items: [
+        { name: "Zeta", note: "last letter", amount: 100 },
+        { name: "Alpha", note: null, amount: 400 },
+        { name: "Mu", note: null, amount: 500 },
+      ],
     });
     expect((await h.get(`/v1/payment-links/${link.id}`)).json).toEqual(link);
   });
@@ -82,7 +114,12 @@ describe("interface 4.1 / 2.1 create payment link: the response", () => {
 
 describe("interface 4.1 amount (product 2, 16: safe integer >= 1)", () => {
   it.each([
-    ["zero", 0], ["negative", -1], ["fraction", 1.5], ["string", "100"], ["null", null], ["above MAX_SAFE_INTEGER", 2 ** 53],
+    ["zero", 0],
+    ["negative", -1],
+    ["fraction", 1.5],
+    ["string", "100"],
+    ["null", null],
+    ["above MAX_SAFE_INTEGER", 2 ** 53],
   ])("%s is 400 validation_error naming amount", async (_name, amount) => {
     h = await harness();
     await expectError({ amount }, 400, "validation_error", "amount:");
@@ -103,14 +140,20 @@ describe("interface 4.1 amount (product 2, 16: safe integer >= 1)", () => {
 
 describe("interface 4.1 terminalId: must belong to the caller and be active", () => {
   it.each([
-    ["another partner's terminal", "T-OTHER"], ["an inactive terminal", "T-OFF"], ["an unknown terminal", "T-NOPE"],
+    ["another partner's terminal", "T-OTHER"],
+    ["an inactive terminal", "T-OFF"],
+    ["an unknown terminal", "T-NOPE"],
   ])("%s is 403 terminal_not_allowed", async (_name, terminalId) => {
     h = await harness();
     await expectError({ terminalId }, 403, "terminal_not_allowed");
     expect(linkCount(h)).toBe(0);
   });
 
-  it.each([["missing", undefined], ["empty", ""], ["a number", 1]])("%s is 400", async (_name, terminalId) => {
+  it.each([
+    ["missing", undefined],
+    ["empty", ""],
+    ["a number", 1],
+  ])("%s is 400", async (_name, terminalId) => {
     h = await harness();
     await expectError({ terminalId }, 400, "validation_error", "terminalId:");
   });
@@ -127,7 +170,12 @@ describe("interface 4.1 / 8 customerCommissionShareBps: integer 0-10000, default
     await expectError({ customerCommissionShareBps: share }, 400, "validation_error", "customerCommissionShareBps:");
   });
 
-  it.each([[0, 0], [10_000, 10_000], [null, 0], [undefined, 0]])("%s is stored as %d", async (share, stored) => {
+  it.each([
+    [0, 0],
+    [10_000, 10_000],
+    [null, 0],
+    [undefined, 0],
+  ])("%s is stored as %d", async (share, stored) => {
     h = await harness();
     expect((await newLink(h, { customerCommissionShareBps: share })).customerCommissionShareBps).toBe(stored);
   });
@@ -156,15 +204,16 @@ describe("product 3: unknown fields and bodies", () => {
     expect(r.json.error.message).toBe("items[0].sku: unknown field");
   });
 
-  it.each([["not JSON", "{", "application/json"], ["not an object", "[1]", "application/json"], ["a form", "amount=1", "application/x-www-form-urlencoded"]])(
-    "%s is 400",
-    async (_name, body, type) => {
-      h = await harness();
-      const r = await h.post("/v1/payment-links", body, { headers: { "content-type": type } });
-      expect(r.status).toBe(400);
-      expect(r.json.error.code).toBe("validation_error");
-    },
-  );
+  it.each([
+    ["not JSON", "{", "application/json"],
+    ["not an object", "[1]", "application/json"],
+    ["a form", "amount=1", "application/x-www-form-urlencoded"],
+  ])("%s is 400", async (_name, body, type) => {
+    h = await harness();
+    const r = await h.post("/v1/payment-links", body, { headers: { "content-type": type } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe("validation_error");
+  });
 });
 
 describe("product 10: a partner not accepting payments gets no new links", () => {
@@ -183,8 +232,13 @@ describe("interface 4.1 create: precedence of checks (service.ts createLink)", (
   it("walks 400 shape -> 400 redirectUrl -> 400 sensitive -> 403 terminal -> 403 partner -> 422 installments -> 422 items", async () => {
     h = await harness({ seed: { ...TEST_SEED, holds: [{ partner: "ptn_test", reason: "admin_hold" }] } });
     const body: Record<string, unknown> = {
-      amount: 1000, terminalId: "T-OTHER", redirectUrl: "https://evil.example/", payerName: "4000 0011 0000 0009",
-      allowedInstallmentCounts: [4], items: [{ name: "a", amount: 999 }], extra: true,
+      amount: 1000,
+      terminalId: "T-OTHER",
+      redirectUrl: "https://evil.example/",
+      payerName: "4000 0011 0000 0009",
+      allowedInstallmentCounts: [4],
+      items: [{ name: "a", amount: 999 }],
+      extra: true,
     };
     const steps: Array<[string, number, string, () => unknown]> = [
       ["shape", 400, "validation_error", () => delete body.extra],

@@ -36,7 +36,16 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const at = (s: number) => T0 + s * SECOND_MS;
-const BASE: LinkListFilter = { partnerId: "ptn_test", statuses: null, minAmount: null, maxAmount: null, createdFromMs: null, createdToMs: null, limit: 200, offset: 0 };
+const BASE: LinkListFilter = {
+  partnerId: "ptn_test",
+  statuses: null,
+  minAmount: null,
+  maxAmount: null,
+  createdFromMs: null,
+  createdToMs: null,
+  limit: 200,
+  offset: 0,
+};
 
 // Every filter combination 4.2 allows, by kind of constraint.
 const COMBOS: Array<[string, Partial<LinkListFilter>]> = [
@@ -51,7 +60,10 @@ const COMBOS: Array<[string, Partial<LinkListFilter>]> = [
   ["createdTo", { createdToMs: at(10_000) }],
   ["created range", { createdFromMs: at(10_000), createdToMs: at(20_000) }],
   ["one status and created range", { statuses: ["completed"], createdFromMs: at(10_000), createdToMs: at(20_000) }],
-  ["statuses, amounts and created range", { statuses: ["pending", "expired"], minAmount: 200, maxAmount: 800, createdFromMs: at(100), createdToMs: at(30_000) }],
+  [
+    "statuses, amounts and created range",
+    { statuses: ["pending", "expired"], minAmount: 200, maxAmount: 800, createdFromMs: at(100), createdToMs: at(30_000) },
+  ],
   ["deepest page", { offset: LIST_HORIZON - 200 }],
   ["deep page of a rare combination", { statuses: ["cancelled"], maxAmount: 110, offset: 1_000 }],
 ];
@@ -59,7 +71,10 @@ const COMBOS: Array<[string, Partial<LinkListFilter>]> = [
 describe("interface 4.2 list at 100k links: indexed", () => {
   it.each(COMBOS)("%s: SQLite searches a links_by_partner* index in order, no scan, no sort", (_name, over) => {
     const q = h.store.q.links.listQueryForPlan({ ...BASE, ...over });
-    const plan = h.store.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all<{ detail: string }>(...q.params).map((r) => r.detail);
+    const plan = h.store.db
+      .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+      .all<{ detail: string }>(...q.params)
+      .map((r) => r.detail);
     expect(plan.length).toBeGreaterThan(0);
     for (const step of plan) {
       expect(step).toMatch(/^SEARCH payment_links USING INDEX links_by_partner(_status)? \(partner_id=\?/);
@@ -71,7 +86,10 @@ describe("interface 4.2 list at 100k links: indexed", () => {
     for (const sql of [
       "SELECT id, expires_at_ms FROM payment_links WHERE status IN ('pending', 'launched', 'initiated', 'failed') ORDER BY expires_at_ms",
     ]) {
-      const plan = h.store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all<{ detail: string }>().map((r) => r.detail);
+      const plan = h.store.db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all<{ detail: string }>()
+        .map((r) => r.detail);
       expect(plan.join(" | ")).toMatch(/USING INDEX links_open_by_expiry/);
       expect(plan.join(" | ")).not.toMatch(/TEMP B-TREE/);
     }
@@ -87,9 +105,14 @@ describe("interface 4.2 list at 100k links: fast and exact", () => {
 
   it("every combination answers through the API well under a second", async () => {
     const queries = [
-      "", "?status=pending", "?status=pending&status=expired&status=failed", "?minAmount=500&maxAmount=501",
+      "",
+      "?status=pending",
+      "?status=pending&status=expired&status=failed",
+      "?minAmount=500&maxAmount=501",
       `?createdFrom=${new Date(at(10_000)).toISOString()}&createdTo=${new Date(at(20_000)).toISOString()}`,
-      "?page=499&size=200", "?status=cancelled&maxAmount=110&page=10&size=100", "?page=33333&size=3",
+      "?page=499&size=200",
+      "?status=cancelled&maxAmount=110&page=10&size=100",
+      "?page=33333&size=3",
     ];
     const started = performance.now();
     for (const query of queries) {

@@ -17,7 +17,15 @@ async function seed(n: number, statuses: LinkStatus[] = ["pending"]) {
   await h.store.write((tx) => {
     for (let ref = 1; ref <= n; ref++) {
       const createdAtMs = T0 + (ref - 1) * SECOND_MS;
-      tx.links.insert(linkRow({ id: `pl_${String(ref).padStart(6, "0")}`, partnerReference: ref, createdAtMs, amount: 100 * ref, status: statuses[(ref - 1) % statuses.length]! }));
+      tx.links.insert(
+        linkRow({
+          id: `pl_${String(ref).padStart(6, "0")}`,
+          partnerReference: ref,
+          createdAtMs,
+          amount: 100 * ref,
+          status: statuses[(ref - 1) % statuses.length]!,
+        }),
+      );
     }
   });
 }

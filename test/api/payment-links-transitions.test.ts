@@ -2,13 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
 import { linkExpiryTimer } from "../../src/domain/payment-links/expiry";
 import { LINK_STATUSES, type LinkEvent } from "../../src/domain/payment-links/machine";
-import {
-  getLinkByToken,
-  markAttemptFailed,
-  markAttemptStarted,
-  markCompleted,
-  markOpened,
-} from "../../src/domain/payment-links/service";
+import { getLinkByToken, markAttemptFailed, markAttemptStarted, markCompleted, markOpened } from "../../src/domain/payment-links/service";
 import { LINK_VALIDITY_MS, MINUTE_MS } from "../../src/limits";
 import type { LinkStatus } from "../../src/store/links-sql";
 import { expectedLinkStatus, linkRow, newLink, outbox } from "../unit/payment-links/fixtures";
@@ -57,8 +51,14 @@ describe("product 7: opens stamp firstOpenedAt / lastOpenedAt", () => {
     h = await harness();
     const link = await newLink(h);
     const open = (atMs: number) => h.store.write((tx) => markOpened(tx, h.deps, link.id, atMs));
-    expect(await open(T0 + 1000)).toMatchObject({ moved: true, link: { status: "launched", firstOpenedAtMs: T0 + 1000, lastOpenedAtMs: T0 + 1000 } });
-    expect(await open(T0 + 2000)).toMatchObject({ moved: false, link: { status: "launched", firstOpenedAtMs: T0 + 1000, lastOpenedAtMs: T0 + 2000 } });
+    expect(await open(T0 + 1000)).toMatchObject({
+      moved: true,
+      link: { status: "launched", firstOpenedAtMs: T0 + 1000, lastOpenedAtMs: T0 + 1000 },
+    });
+    expect(await open(T0 + 2000)).toMatchObject({
+      moved: false,
+      link: { status: "launched", firstOpenedAtMs: T0 + 1000, lastOpenedAtMs: T0 + 2000 },
+    });
     await h.store.write((tx) => markAttemptStarted(tx, h.deps, link.id, T0 + 3000));
     expect(await open(T0 + 4000)).toMatchObject({ link: { status: "initiated", lastOpenedAtMs: T0 + 4000, updatedAtMs: T0 + 4000 } });
     h.clock.set(T0 + 5000);

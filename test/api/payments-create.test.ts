@@ -29,8 +29,16 @@ describe("interface 4.5 create payment: body shape (400 validation_error, nothin
     ["returnUrl relative", { returnUrl: "/done" }, "returnUrl: must be an absolute http or https URL"],
     ["returnUrl javascript:", { returnUrl: "javascript:alert(1)" }, "returnUrl: must be an absolute http or https URL"],
     ["returnUrl with userinfo", { returnUrl: "https://user@shop.example/done" }, "returnUrl: must not contain user information"],
-    ["returnUrl host not on the allowed list", { returnUrl: "https://evil.example/done" }, "returnUrl: host is not on the allowed host list"],
-    ["returnUrl host by suffix only", { returnUrl: "https://shop.example.evil.example/" }, "returnUrl: host is not on the allowed host list"],
+    [
+      "returnUrl host not on the allowed list",
+      { returnUrl: "https://evil.example/done" },
+      "returnUrl: host is not on the allowed host list",
+    ],
+    [
+      "returnUrl host by suffix only",
+      { returnUrl: "https://shop.example.evil.example/" },
+      "returnUrl: host is not on the allowed host list",
+    ],
     ["unknown field (product 3)", { currency: "TRY" }, "currency: unknown field"],
   ])("%s", async (_name, over, message) => {
     h = await harness();
@@ -83,10 +91,19 @@ describe("interface 4.5 / 2.2 create payment: the new payment", () => {
     ["extended", 135 * MINUTE_MS],
   ] as const)("interface 3.2 / 8: the 3D window on a %s terminal ends at creation + %i ms", async (infrastructure, windowMs) => {
     h = await harness({
-      seed: seedWith({ terminals: [{ id: "T-X", partner: "ptn_test", connection: "vpos-1", installments: [1], infrastructure, rates: [{ count: 1, rateBps: 100 }] }] }),
+      seed: seedWith({
+        terminals: [
+          { id: "T-X", partner: "ptn_test", connection: "vpos-1", installments: [1], infrastructure, rates: [{ count: 1, rateBps: 100 }] },
+        ],
+      }),
     });
     const r = await createPayment(h, { terminalId: "T-X" });
-    expect(paymentRow(h, r.json.paymentCode)).toMatchObject({ expiresAtMs: T0 + windowMs, createdAtMs: T0, channel: "api", principal: 10_000 });
+    expect(paymentRow(h, r.json.paymentCode)).toMatchObject({
+      expiresAtMs: T0 + windowMs,
+      createdAtMs: T0,
+      channel: "api",
+      principal: 10_000,
+    });
   });
 
   it("stores the normalised returnUrl and the description", async () => {
@@ -139,12 +156,15 @@ describe("interface 4.5 create payment: business rules", () => {
     ["T-1", 6, 6, 201],
     ["T-NET", 2, null, 422],
     ["T-NET", 6, null, 201],
-  ])("terminal %s, installment %i, partner cap %s -> %i (7.4 reason 2: the effective set)", async (terminalId, installment, cap, status) => {
-    h = await harness({ seed: seedWith({ partner: { installmentCap: cap } }) });
-    const r = await createPayment(h, { terminalId, installment });
-    expect(r.status).toBe(status);
-    if (status === 422) expect(r.json.error.code).toBe("installment_not_allowed");
-  });
+  ])(
+    "terminal %s, installment %i, partner cap %s -> %i (7.4 reason 2: the effective set)",
+    async (terminalId, installment, cap, status) => {
+      h = await harness({ seed: seedWith({ partner: { installmentCap: cap } }) });
+      const r = await createPayment(h, { terminalId, installment });
+      expect(r.status).toBe(status);
+      if (status === 422) expect(r.json.error.code).toBe("installment_not_allowed");
+    },
+  );
 });
 
 describe("interface 4.5 precedence of create's refusals (fixed order, documented in create.ts)", () => {
@@ -161,7 +181,13 @@ describe("interface 4.5 precedence of create's refusals (fixed order, documented
     expect(held.status).toBe(201);
     await h.store.write((tx) => tx.acceptance.setHold({ partnerId: "ptn_test", reason: "admin_hold", sinceMs: T0 }));
 
-    const worst = createBody({ partnerTxCode: "walk", terminalId: "T-OFF", amount: 600_000, installment: 4, returnUrl: "https://evil.example/" });
+    const worst = createBody({
+      partnerTxCode: "walk",
+      terminalId: "T-OFF",
+      amount: 600_000,
+      installment: 4,
+      returnUrl: "https://evil.example/",
+    });
     const steps: Array<[Record<string, unknown>, number, string]> = [
       [{ ...worst, extra: 1 }, 400, "validation_error"],
       [worst, 400, "validation_error"],

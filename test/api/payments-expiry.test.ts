@@ -31,7 +31,18 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
 
   it("135 minutes on a terminal of the extended infrastructure", async () => {
     h = await harness({
-      seed: seedWith({ terminals: [{ id: "T-EXT", partner: "ptn_test", connection: "vpos-1", installments: [1], infrastructure: "extended", rates: [{ count: 1, rateBps: 100 }] }] }),
+      seed: seedWith({
+        terminals: [
+          {
+            id: "T-EXT",
+            partner: "ptn_test",
+            connection: "vpos-1",
+            installments: [1],
+            infrastructure: "extended",
+            rates: [{ count: 1, rateBps: 100 }],
+          },
+        ],
+      }),
     });
     const c = await createPayment(h, { terminalId: "T-EXT" });
     await h.advance(135 * MINUTE_MS - 1);

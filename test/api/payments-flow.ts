@@ -106,8 +106,7 @@ export function eventsOf(h: Harness, paymentCode: string): string[] {
     .map((b) => b.type);
 }
 
-export const paymentCount = (h: Harness): number =>
-  h.store.db.prepare("SELECT count(*) AS n FROM payments").get<{ n: number }>()?.n ?? 0;
+export const paymentCount = (h: Harness): number => h.store.db.prepare("SELECT count(*) AS n FROM payments").get<{ n: number }>()?.n ?? 0;
 
 export const paymentRow = (h: Harness, code: string) => {
   const row = h.store.q.payments.get(code);
@@ -147,8 +146,15 @@ export async function linkPaymentOf(
     const nowMs = h.clock.nowMs();
     markOpened(tx, h.deps, link.json.id, nowMs);
     const input = {
-      partner, linkId: link.json.id as string, terminalId, n: tx.links.nextAttemptSeq(link.json.id), amount: o.amount ?? baseAmount,
-      principal: baseAmount, installment: o.installment ?? 1, description: null, returnUrl: o.returnUrl ?? "http://kasa.test/l/done",
+      partner,
+      linkId: link.json.id as string,
+      terminalId,
+      n: tx.links.nextAttemptSeq(link.json.id),
+      amount: o.amount ?? baseAmount,
+      principal: baseAmount,
+      installment: o.installment ?? 1,
+      description: null,
+      returnUrl: o.returnUrl ?? "http://kasa.test/l/done",
     };
     return createLinkPayment(tx, h.deps, input, nowMs);
   });
@@ -169,8 +175,20 @@ export async function tightenConnection(h: Harness, limits: Partial<ConnectionRo
  */
 export const TEST_CARDS_SEED = {
   ...seedWith({
-  connections: [{ id: "vpos-fx", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true }],
-  terminals: [{ id: "T-FX", partner: "ptn_test", connection: "vpos-fx", installments: [1, 3], bank: "Demo Bank A", rates: [{ count: 1, rateBps: 250 }, { count: 3, rateBps: 500 }] }],
+    connections: [{ id: "vpos-fx", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true }],
+    terminals: [
+      {
+        id: "T-FX",
+        partner: "ptn_test",
+        connection: "vpos-fx",
+        installments: [1, 3],
+        bank: "Demo Bank A",
+        rates: [
+          { count: 1, rateBps: 250 },
+          { count: 3, rateBps: 500 },
+        ],
+      },
+    ],
   }),
   // The whole demo BIN table that ships with the sandbox (product 6).
   bins: DEMO_BINS.map((b) => ({ ...b })),

@@ -97,9 +97,22 @@ describe("interface 4.5 idempotency boundaries", () => {
     h = await harness();
     await h.store.write((tx) =>
       tx.payments.insert({
-        code: "pay_panel0000000000000000", partnerId: "ptn_test", terminalId: "T-1", connectionId: "vpos-1",
-        partnerTxCode: FIRST.partnerTxCode, channel: "panel", linkId: null, amount: FIRST.amount, principal: FIRST.amount,
-        currency: "TRY", installment: 1, description: null, returnUrl: null, paymentRef: "ref_panel", expiresAtMs: T0 + 30 * MINUTE_MS, createdAtMs: T0,
+        code: "pay_panel0000000000000000",
+        partnerId: "ptn_test",
+        terminalId: "T-1",
+        connectionId: "vpos-1",
+        partnerTxCode: FIRST.partnerTxCode,
+        channel: "panel",
+        linkId: null,
+        amount: FIRST.amount,
+        principal: FIRST.amount,
+        currency: "TRY",
+        installment: 1,
+        description: null,
+        returnUrl: null,
+        paymentRef: "ref_panel",
+        expiresAtMs: T0 + 30 * MINUTE_MS,
+        createdAtMs: T0,
       }),
     );
     const r = await createPayment(h, FIRST);

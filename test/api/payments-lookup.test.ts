@@ -9,8 +9,21 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 const RECORD_FIELDS = [
-  "amount", "appliedFixedFee", "appliedRateBps", "cardBank", "cardFamily", "commissionAmount", "currency",
-  "expectedValueDate", "installmentCount", "maskedPan", "netToPartner", "partnerTxCode", "paymentCode", "refunds", "status",
+  "amount",
+  "appliedFixedFee",
+  "appliedRateBps",
+  "cardBank",
+  "cardFamily",
+  "commissionAmount",
+  "currency",
+  "expectedValueDate",
+  "installmentCount",
+  "maskedPan",
+  "netToPartner",
+  "partnerTxCode",
+  "paymentCode",
+  "refunds",
+  "status",
 ];
 
 const setStatus = (h: Harness, code: string, status: string) =>
@@ -24,9 +37,21 @@ describe("interface 2.3 payment record", () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(RECORD_FIELDS);
     expect(r.json).toEqual({
-      paymentCode: c.json.paymentCode, partnerTxCode: "rec-1", status: "initiated", amount: 12_345, currency: "TRY",
-      installmentCount: 3, maskedPan: null, cardFamily: null, cardBank: null, appliedRateBps: null, appliedFixedFee: null,
-      commissionAmount: null, netToPartner: null, expectedValueDate: null, refunds: [],
+      paymentCode: c.json.paymentCode,
+      partnerTxCode: "rec-1",
+      status: "initiated",
+      amount: 12_345,
+      currency: "TRY",
+      installmentCount: 3,
+      maskedPan: null,
+      cardFamily: null,
+      cardBank: null,
+      appliedRateBps: null,
+      appliedFixedFee: null,
+      commissionAmount: null,
+      netToPartner: null,
+      expectedValueDate: null,
+      refunds: [],
     });
   });
 
@@ -35,8 +60,16 @@ describe("interface 2.3 payment record", () => {
     const code = await capturedPayment(h, { amount: 10_000 });
     const r = await h.get(`/v1/payments/${code}`);
     expect(r.json).toMatchObject({
-      status: "captured", maskedPan: "400000******0009", cardFamily: "credit", cardBank: "Demo Bank A",
-      appliedRateBps: 199, appliedFixedFee: null, commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-11-21", refunds: [],
+      status: "captured",
+      maskedPan: "400000******0009",
+      cardFamily: "credit",
+      cardBank: "Demo Bank A",
+      appliedRateBps: 199,
+      appliedFixedFee: null,
+      commissionAmount: 199,
+      netToPartner: 9_801,
+      expectedValueDate: "2026-11-21",
+      refunds: [],
     });
   });
 
@@ -45,7 +78,9 @@ describe("interface 2.3 payment record", () => {
       { code: "pay_x", partnerTxCode: "o", status: "captured", amount: 1, currency: "TRY", installment: 1 } as never,
       [{ refundId: "rfd_1", amount: 1, status: "approved", createdAtMs: 0, updatedAtMs: 1 }],
     );
-    expect(json.refunds).toEqual([{ refundId: "rfd_1", amount: 1, status: "approved", createdAt: "1970-01-01T00:00:00.000Z", updatedAt: "1970-01-01T00:00:00.001Z" }]);
+    expect(json.refunds).toEqual([
+      { refundId: "rfd_1", amount: 1, status: "approved", createdAt: "1970-01-01T00:00:00.000Z", updatedAt: "1970-01-01T00:00:00.001Z" },
+    ]);
   });
 });
 

@@ -77,7 +77,10 @@ describe("issue 2: bad input never produces a 500 (POST /sandbox/clock as the bo
 
   it.each(cases)("%s -> %i %s", async (_name, init, status, code) => {
     h = await harness({ config: { mode: "sandbox" } });
-    const r = await h.request("POST", "/sandbox/clock", { body: init.body, headers: { "content-type": "application/json", ...init.headers } });
+    const r = await h.request("POST", "/sandbox/clock", {
+      body: init.body,
+      headers: { "content-type": "application/json", ...init.headers },
+    });
     expect(r.status).toBe(status);
     expect(r.json.error.code).toBe(code);
     expect(r.json.error.message.length).toBeGreaterThan(0);
@@ -165,7 +168,13 @@ describe("product 23 / issue 15 item 12: the sandbox clock never moves past 9999
     expect((await h.get("/v1/payment-acceptance")).status).toBe(200);
     expect(h.log.lines.filter((line) => line.startsWith("error"))).toEqual([]);
     // A restart there rebuilds every timer (the day end of 9999-12-31 included) without throwing.
-    const again = createRuntime({ store: h.store, clock: h.deps.clock, config: h.deps.config, log: h.log, rateLimiter: h.deps.rateLimiter });
+    const again = createRuntime({
+      store: h.store,
+      clock: h.deps.clock,
+      config: h.deps.config,
+      log: h.log,
+      rateLimiter: h.deps.rateLimiter,
+    });
     await again.stop();
   });
 });

@@ -16,7 +16,8 @@ const freshIp = () => `203.0.${Math.floor(++ipSeq / 250) % 250}.${(ipSeq % 250) 
 
 async function creates(n: number, opts: { ip?: () => string; key?: string } = {}): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push((await h.post("/v1/payments", body(), { ip: (opts.ip ?? freshIp)(), ...(opts.key ? { key: opts.key } : {}) })).status);
+  for (let i = 0; i < n; i++)
+    out.push((await h.post("/v1/payments", body(), { ip: (opts.ip ?? freshIp)(), ...(opts.key ? { key: opts.key } : {}) })).status);
   return out;
 }
 let tx = 0;

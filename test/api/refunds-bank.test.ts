@@ -46,7 +46,10 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ method: "void", status: "declined" });
     expect((await h.get(`/v1/payments/${pay}/refunds/${res.json.refundId}`)).json).toMatchObject({
-      status: "declined", procReturnCode: "05", authCode: null, errMsg: "Refund declined by the issuer",
+      status: "declined",
+      procReturnCode: "05",
+      authCode: null,
+      errMsg: "Refund declined by the issuer",
     });
     expect(h.store.q.payments.get(pay)).toMatchObject({ status: "captured", refundedAmount: 0 });
     expect(eventsOf(pay)).toEqual(["payment.captured", "refund.declined"].sort());
@@ -68,7 +71,12 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
     expect(eventsOf(pay)).toEqual(["payment.captured"]);
     await h.advance(1);
     const done = (await h.get(path)).json;
-    expect(done).toMatchObject({ status: "approved", procReturnCode: "00", bankReference: pending.bankReference, updatedAt: "2026-11-20T09:01:00.000Z" });
+    expect(done).toMatchObject({
+      status: "approved",
+      procReturnCode: "00",
+      bankReference: pending.bankReference,
+      updatedAt: "2026-11-20T09:01:00.000Z",
+    });
     expect(h.store.q.payments.get(pay)).toMatchObject({ status: "voided", refundedAmount: 10_000 });
     expect(eventsOf(pay)).toEqual(["payment.captured", "refund.approved"].sort());
   });

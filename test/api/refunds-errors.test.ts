@@ -25,15 +25,31 @@ const hold = (partner = "ptn_test") =>
   applySeed(h.store, parseSeed({ holds: [{ partner, reason: "admin_hold" }] }), h.clock.nowMs(), () => "key_unused");
 
 async function initiated(): Promise<string> {
-  const r = await h.post("/v1/payments", { amount: 10_000, partnerTxCode: `E-order-${++seq}`, terminalId: "T-1", returnUrl: "https://shop.example/done" });
+  const r = await h.post("/v1/payments", {
+    amount: 10_000,
+    partnerTxCode: `E-order-${++seq}`,
+    terminalId: "T-1",
+    returnUrl: "https://shop.example/done",
+  });
   return r.json.paymentCode as string;
 }
 
 /** 3D authentication fails on this card: the payment ends `failed`. */
 async function failed(): Promise<string> {
-  const r = await h.post("/v1/payments", { amount: 10_000, partnerTxCode: `E-order-${++seq}`, terminalId: "T-1", returnUrl: "https://shop.example/done" });
+  const r = await h.post("/v1/payments", {
+    amount: 10_000,
+    partnerTxCode: `E-order-${++seq}`,
+    terminalId: "T-1",
+    returnUrl: "https://shop.example/done",
+  });
   const client = formClient((url, init) => h.runtime.app.request(url, init), [BASE]);
-  const acs = await client.post(`${BASE}/handoff`, { paymentRef: r.json.paymentRef, pan: "4000008800000007", expireMonth: "12", expireYear: "34", cv2: "123" });
+  const acs = await client.post(`${BASE}/handoff`, {
+    paymentRef: r.json.paymentRef,
+    pan: "4000008800000007",
+    expireMonth: "12",
+    expireYear: "34",
+    cv2: "123",
+  });
   const done = await client.submit(acs.page!.forms[0]!, { otp: "123456" }, "confirm");
   expect(done.leftTo).toContain("status=failed");
   return r.json.paymentCode as string;
@@ -116,7 +132,10 @@ describe("interface 7.2: payment_not_found, payment_not_refundable, refund_amoun
     await credit(pay, { amount: 4_000, partnerRefundCode: code() });
     const over = await credit(pay, { amount: 6_001, partnerRefundCode: code() });
     expect(over.status).toBe(422);
-    expect(over.json.error).toMatchObject({ code: "refund_amount_exceeds_remaining", message: "amount: must be <= 6000, the remaining balance" });
+    expect(over.json.error).toMatchObject({
+      code: "refund_amount_exceeds_remaining",
+      message: "amount: must be <= 6000, the remaining balance",
+    });
     expect((await credit(pay, { amount: 6_000, partnerRefundCode: code() })).json.status).toBe("approved");
   });
 });
@@ -129,7 +148,11 @@ describe("interface 7.2: 409 refund_in_progress (product 9)", () => {
     const declining = await capture(h, { pan: "4000001500000005" });
     expect((await credit(a, { amount: 100, partnerRefundCode: "SAME" })).status).toBe(201);
     expect((await credit(declining, { amount: 100, partnerRefundCode: "DECLINED" })).json.status).toBe("declined");
-    for (const [pay, refundCode] of [[a, "SAME"], [b, "SAME"], [a, "DECLINED"]] as const) {
+    for (const [pay, refundCode] of [
+      [a, "SAME"],
+      [b, "SAME"],
+      [a, "DECLINED"],
+    ] as const) {
       const res = await credit(pay, { amount: 100, partnerRefundCode: refundCode });
       expect(res.status).toBe(409);
       expect(res.json.error).toMatchObject({ code: "refund_in_progress", message: "partnerRefundCode: already used" });

@@ -29,7 +29,15 @@ const refundEvents = (p: KasaProcess, pay: string): string[] =>
 async function crashAfterReserve(p: KasaProcess, pay: string, method: RefundMethod, amount: number): Promise<string> {
   const id = p.deps.ids.refundId();
   await p.store.write((tx) =>
-    tx.refunds.insertPending({ id, paymentCode: pay, partnerId: "ptn_test", partnerRefundCode: `crash-${id}`, method, amount, createdAtMs: clock.nowMs() }),
+    tx.refunds.insertPending({
+      id,
+      paymentCode: pay,
+      partnerId: "ptn_test",
+      partnerRefundCode: `crash-${id}`,
+      method,
+      amount,
+      createdAtMs: clock.nowMs(),
+    }),
   );
   return id;
 }
@@ -39,27 +47,30 @@ describe("product 9: a refund left pending by a stopped process is resolved at t
     ["credit", 4_000, "4000001100000009", "approved", "captured", 4_000],
     ["void", 10_000, "4000001100000009", "approved", "voided", 10_000],
     ["credit", 10_000, "4000001500000005", "declined", "captured", 0],
-  ] as const)("%s of %i (card %s) whose answer was never recorded -> %s, payment %s, refunded %i, once", async (method, amount, pan, status, paymentStatus, refunded) => {
-    const first = await start(true);
-    const pay = await capture(first, { amount: 10_000, pan });
-    const id = await crashAfterReserve(first, pay, method, amount);
-    await stop(first);
+  ] as const)(
+    "%s of %i (card %s) whose answer was never recorded -> %s, payment %s, refunded %i, once",
+    async (method, amount, pan, status, paymentStatus, refunded) => {
+      const first = await start(true);
+      const pay = await capture(first, { amount: 10_000, pan });
+      const id = await crashAfterReserve(first, pay, method, amount);
+      await stop(first);
 
-    const second = await start();
-    await second.runDue();
-    expect(second.store.q.refunds.get(id)).toMatchObject({ status, procReturnCode: status === "approved" ? "00" : "05" });
-    expect(second.store.q.payments.get(pay)).toMatchObject({ status: paymentStatus, refundedAmount: refunded });
-    expect(refundEvents(second, pay)).toEqual([`refund.${status}`]);
-    const record = (await second.get(`/v1/payments/${pay}/refunds/${id}`)).json;
-    expect(record.status).toBe(status);
-    await stop(second);
+      const second = await start();
+      await second.runDue();
+      expect(second.store.q.refunds.get(id)).toMatchObject({ status, procReturnCode: status === "approved" ? "00" : "05" });
+      expect(second.store.q.payments.get(pay)).toMatchObject({ status: paymentStatus, refundedAmount: refunded });
+      expect(refundEvents(second, pay)).toEqual([`refund.${status}`]);
+      const record = (await second.get(`/v1/payments/${pay}/refunds/${id}`)).json;
+      expect(record.status).toBe(status);
+      await stop(second);
 
-    // Another start finds nothing pending: nothing is asked or recorded twice.
-    const third = await start();
-    await third.advance(120_000);
-    expect(third.store.q.payments.get(pay)?.refundedAmount).toBe(refunded);
-    expect(refundEvents(third, pay)).toEqual([`refund.${status}`]);
-  });
+      // Another start finds nothing pending: nothing is asked or recorded twice.
+      const third = await start();
+      await third.advance(120_000);
+      expect(third.store.q.payments.get(pay)?.refundedAmount).toBe(refunded);
+      expect(refundEvents(third, pay)).toEqual([`refund.${status}`]);
+    },
+  );
 
   it("a refund the bank holds pending (card 5400001300000000) survives a restart and is approved at the bank's time", async () => {
     const first = await start(true);

@@ -13,7 +13,8 @@ afterEach(async () => h?.close());
 
 let codeSeq = 0;
 const code = () => `R-${++codeSeq}`;
-const refundsPath = (pay: string, endpoint: "auto" | "void" | "credit") => `/v1/payments/${pay}/refunds${endpoint === "auto" ? "" : `/${endpoint}`}`;
+const refundsPath = (pay: string, endpoint: "auto" | "void" | "credit") =>
+  `/v1/payments/${pay}/refunds${endpoint === "auto" ? "" : `/${endpoint}`}`;
 
 type Row = {
   endpoint: "auto" | "void" | "credit";
@@ -24,8 +25,20 @@ type Row = {
   expected: "void" | "credit" | "refund_not_yet_available" | "refund_method_not_available" | "direct_refund_not_allowed";
 };
 
-const row = (endpoint: Row["endpoint"], day: Row["day"], amount: Row["amount"], expected: Row["expected"], more: Partial<Row> = {}): Row => ({
-  endpoint, day, amount, expected, priorCredit: false, terminal: "T-1", ...more,
+const row = (
+  endpoint: Row["endpoint"],
+  day: Row["day"],
+  amount: Row["amount"],
+  expected: Row["expected"],
+  more: Partial<Row> = {},
+): Row => ({
+  endpoint,
+  day,
+  amount,
+  expected,
+  priorCredit: false,
+  terminal: "T-1",
+  ...more,
 });
 
 const CREDIT = { priorCredit: true };
@@ -100,7 +113,10 @@ describe("product 9 / interface 4.10, 4.13: which refund method each endpoint ta
     await h.advance(60_000);
     expect(h.store.q.payments.get(pay)?.settledDay).toBe("2026-11-20");
     expect((await h.post(refundsPath(pay, "void"), { partnerRefundCode: code() })).json.error.code).toBe("refund_method_not_available");
-    expect((await h.post(refundsPath(pay, "auto"), { partnerRefundCode: code() })).json).toMatchObject({ method: "credit", status: "approved" });
+    expect((await h.post(refundsPath(pay, "auto"), { partnerRefundCode: code() })).json).toMatchObject({
+      method: "credit",
+      status: "approved",
+    });
   });
 
   it("partial credits reduce the remainder; the last one makes the payment refunded (product 5)", async () => {
@@ -125,8 +141,20 @@ describe("interface 2.3 refunds array and 2.4 refund record", () => {
     const record = (await h.get(`/v1/payments/${pay}`)).json;
     expect(record.status).toBe("refunded");
     expect(record.refunds).toEqual([
-      { refundId: first.json.refundId, amount: 2_500, status: "approved", createdAt: "2026-11-20T09:00:00.000Z", updatedAt: "2026-11-20T09:00:00.000Z" },
-      { refundId: second.json.refundId, amount: 7_500, status: "approved", createdAt: "2026-11-20T09:00:01.000Z", updatedAt: "2026-11-20T09:00:01.000Z" },
+      {
+        refundId: first.json.refundId,
+        amount: 2_500,
+        status: "approved",
+        createdAt: "2026-11-20T09:00:00.000Z",
+        updatedAt: "2026-11-20T09:00:00.000Z",
+      },
+      {
+        refundId: second.json.refundId,
+        amount: 7_500,
+        status: "approved",
+        createdAt: "2026-11-20T09:00:01.000Z",
+        updatedAt: "2026-11-20T09:00:01.000Z",
+      },
     ]);
     const got = await h.get(`/v1/payments/${pay}/refunds/${first.json.refundId}`);
     expect(got.status).toBe(200);
@@ -161,7 +189,13 @@ describe("interface 2.3 refunds array and 2.4 refund record", () => {
     const otherPay = await capture(h);
     const theirs = await capture(h, { terminalId: "T-OTHER", key: "kasa_sk_other_cccccccccccccccccccccccccccccc" });
     const mine = (await h.post(refundsPath(pay, "credit"), { amount: 100, partnerRefundCode: code() })).json.refundId;
-    const theirRefund = (await h.post(refundsPath(theirs, "credit"), { amount: 100, partnerRefundCode: code() }, { key: "kasa_sk_other_cccccccccccccccccccccccccccccc" })).json.refundId;
+    const theirRefund = (
+      await h.post(
+        refundsPath(theirs, "credit"),
+        { amount: 100, partnerRefundCode: code() },
+        { key: "kasa_sk_other_cccccccccccccccccccccccccccccc" },
+      )
+    ).json.refundId;
     expect((await h.get(`/v1/payments/${pay}/refunds/${mine}`)).status).toBe(200);
     const path = {
       mine: `/v1/payments/${pay}/refunds/${fixedId}`,

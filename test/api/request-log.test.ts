@@ -23,8 +23,16 @@ describe("product 19 logs: one JSON line per request, never card data, keys or s
     await h.get("/nowhere?token=abc", { key: null });
     const [ok, missing, unmatched] = requestLines(lines);
     expect(ok).toEqual({
-      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: "info", tag: "kasa", msg: "request",
-      method: "GET", route: "/v1/payment-acceptance", status: 200, ms: expect.any(Number), traceId: r.headers.get("x-trace-id"), partnerId: "ptn_test",
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      level: "info",
+      tag: "kasa",
+      msg: "request",
+      method: "GET",
+      route: "/v1/payment-acceptance",
+      status: 200,
+      ms: expect.any(Number),
+      traceId: r.headers.get("x-trace-id"),
+      partnerId: "ptn_test",
     });
     expect(missing).toMatchObject({ route: "/v1/payments/:paymentCode", status: 404, partnerId: "ptn_test" });
     expect(unmatched).toMatchObject({ route: "unmatched", status: 404, partnerId: null, traceId: expect.stringMatching(/^tr_/) });

@@ -9,7 +9,6 @@ import { createPayment, eventsOf, paymentRow, TEST_CARDS_SEED } from "./payments
 let h: Harness;
 afterEach(async () => h?.close());
 
-
 const sandbox = () => harness({ seed: TEST_CARDS_SEED, config: { mode: "sandbox" } });
 const simulate = (code: string, body: Record<string, unknown>, key?: string) =>
   h.post(`/sandbox/payments/${code}/simulate`, body, key === undefined ? undefined : { key });
@@ -63,10 +62,16 @@ describe("product 21 simulate: same attempts and codes as a browser", () => {
   it("a wrong 3D code fails authentication; a captured payment cannot be paid twice", async () => {
     h = await sandbox();
     const first = (await createPayment(h)).json.paymentCode;
-    expect((await simulate(first, { card: "4000001100000009", otp: "000000" })).json).toMatchObject({ outcome: "failed", status: "failed" });
+    expect((await simulate(first, { card: "4000001100000009", otp: "000000" })).json).toMatchObject({
+      outcome: "failed",
+      status: "failed",
+    });
     const second = (await createPayment(h)).json.paymentCode;
     expect((await simulate(second, { card: "4000001100000009" })).json.outcome).toBe("captured");
-    expect((await simulate(second, { card: "4000001100000009" })).json).toMatchObject({ outcome: "payment_prepare_already_started", status: "captured" });
+    expect((await simulate(second, { card: "4000001100000009" })).json).toMatchObject({
+      outcome: "payment_prepare_already_started",
+      status: "captured",
+    });
   });
 
   it("a payment link: simulate pays it with the chosen count; the link completes", async () => {
@@ -86,7 +91,9 @@ describe("product 21 simulate: scope, shape and mode", () => {
     const { paymentCode } = (await createPayment(h)).json;
     const link = await h.post("/v1/payment-links", { amount: 100_000, terminalId: "T-1" });
     expect((await simulate(paymentCode, { card: "4000001100000009" }, OTHER_KEY)).json.error.code).toBe("payment_not_found");
-    expect((await h.post(`/sandbox/payment-links/${link.json.id}/simulate`, { card: "4000001100000009" }, { key: OTHER_KEY })).json.error.code).toBe("payment_link_not_found");
+    expect(
+      (await h.post(`/sandbox/payment-links/${link.json.id}/simulate`, { card: "4000001100000009" }, { key: OTHER_KEY })).json.error.code,
+    ).toBe("payment_link_not_found");
     expect(paymentRow(h, paymentCode).status).toBe("initiated");
   });
 

@@ -49,6 +49,8 @@ describe("product 23: one partner's batch failure never blocks another's", () =>
     expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(other)!.netToPartner })]);
     expect(h.log.lines.some((l) => l.includes("payout batch failed") && l.includes("ptn_test"))).toBe(true);
     await h.advance(DAY_MS);
-    expect(batches("ptn_test")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(mine)!.netToPartner, status: "paid_out" })]);
+    expect(batches("ptn_test")).toEqual([
+      expect.objectContaining({ amount: h.store.q.payments.get(mine)!.netToPartner, status: "paid_out" }),
+    ]);
   });
 });

@@ -92,7 +92,10 @@ async function checkConservation(captures: Captured[], refundIds: Map<string, st
   }
   for (const c of captures) {
     const p = h.store.q.payments.get(c.code)!;
-    const approved = h.store.q.refunds.ofPayment(c.code).filter((r) => r.status === "approved").reduce((s, r) => s + r.amount, 0);
+    const approved = h.store.q.refunds
+      .ofPayment(c.code)
+      .filter((r) => r.status === "approved")
+      .reduce((s, r) => s + r.amount, 0);
     expect(p.refundedAmount).toBe(approved);
     expect(approved).toBeLessThanOrEqual(p.amount);
     if (p.status === "voided") expect(p.settledDay).toBeNull();
@@ -119,7 +122,11 @@ describe("product 9 acceptance: money is conserved over random captures, refunds
         const p = h.store.q.payments.get(c.code)!;
         const left = p.amount - p.refundedAmount;
         const amount = rand() < 0.3 ? null : 1 + Math.floor(rand() * Math.max(1, left + 500));
-        const res = await h.post(`/v1/payments/${c.code}/refunds${pick(ENDPOINTS)}`, { amount, partnerRefundCode: `M-${seed}-${++n}` }, { key: c.key });
+        const res = await h.post(
+          `/v1/payments/${c.code}/refunds${pick(ENDPOINTS)}`,
+          { amount, partnerRefundCode: `M-${seed}-${++n}` },
+          { key: c.key },
+        );
         expect([201, 409, 422], res.text).toContain(res.status);
         if (res.status === 201) refundIds.set(res.json.refundId, c.code);
       } else if (roll < 0.95) {

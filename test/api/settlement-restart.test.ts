@@ -32,8 +32,16 @@ const start = async (mode: "serve" | "sandbox" = "serve", seed = false): Promise
 const stop = rig.stop;
 
 type Q = { store: KasaProcess["store"] };
-const dayends = (k: Q) => k.store.db.prepare("SELECT day FROM dayends ORDER BY day").all<{ day: string }>().map((r) => r.day);
-const batchDays = (k: Q) => k.store.q.operator.payoutBatches({ partnerId: "ptn_test", status: null, limit: 100 }).map((b) => b.day).reverse();
+const dayends = (k: Q) =>
+  k.store.db
+    .prepare("SELECT day FROM dayends ORDER BY day")
+    .all<{ day: string }>()
+    .map((r) => r.day);
+const batchDays = (k: Q) =>
+  k.store.q.operator
+    .payoutBatches({ partnerId: "ptn_test", status: null, limit: 100 })
+    .map((b) => b.day)
+    .reverse();
 const paidOutEvents = (k: Q) =>
   k.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 1000 }).filter((d) => d.type === "payout.paid_out").length;
 const moveSandbox = (k: { post: KasaProcess["post"] }, seconds: number) => k.post("/sandbox/clock", { advanceSeconds: seconds });
@@ -103,7 +111,8 @@ describe("product 9: a payout batch formed by a stopped process is paid at the n
     await k.store.write((tx) => {
       tx.settlement.claimDay("2026-11-20", nowMs);
       tx.settlement.settle("2026-11-20", nowMs);
-      for (const partnerId of tx.settlement.partnersWithDue("2026-11-21", nowMs)) formBatch(tx, k.deps, partnerId, "2026-11-21", nowMs, nowMs);
+      for (const partnerId of tx.settlement.partnersWithDue("2026-11-21", nowMs))
+        formBatch(tx, k.deps, partnerId, "2026-11-21", nowMs, nowMs);
     });
     await stop(k);
     const plain = await openStore(path);
@@ -135,7 +144,12 @@ describe("product 14: kasa dayend", () => {
 
     const first = await runJson<Array<Record<string, unknown>>>(dayendCommand, ["--db", path]);
     expect(first).toEqual([
-      { day: "2026-11-20", ran: true, settled: 1, payouts: [expect.objectContaining({ partnerId: "ptn_test", day: "2026-11-21", amount: net, status: "paid_out" })] },
+      {
+        day: "2026-11-20",
+        ran: true,
+        settled: 1,
+        payouts: [expect.objectContaining({ partnerId: "ptn_test", day: "2026-11-21", amount: net, status: "paid_out" })],
+      },
     ]);
     expect(await runJson(dayendCommand, ["--db", path])).toEqual([]);
     expect(await runHuman(dayendCommand, ["--db", path])).toBe("nothing to do: every day before 2026-11-21 has had its day end");

@@ -17,8 +17,7 @@ afterEach(async () => h?.close());
 let seq = 0;
 const code = () => `S-${++seq}`;
 
-const batches = (partnerId: string | null = null) =>
-  h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 1000 }).reverse();
+const batches = (partnerId: string | null = null) => h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 1000 }).reverse();
 
 const payoutEvents = () =>
   h.store.q.webhooks
@@ -54,7 +53,10 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
     h = await harness();
     const pay = await capture(h);
     await h.advance(400 * DAY_MS);
-    const days = h.store.db.prepare("SELECT day FROM dayends ORDER BY day").all<{ day: string }>().map((r) => r.day);
+    const days = h.store.db
+      .prepare("SELECT day FROM dayends ORDER BY day")
+      .all<{ day: string }>()
+      .map((r) => r.day);
     expect(days[0]).toBe("2026-11-20");
     expect(days).toHaveLength(1 + DAYEND_CATCH_UP_MAX_DAYS);
     expect(h.store.q.settlement.lastDay()).toBe("2027-12-24"); // today is 2027-12-25
@@ -68,7 +70,10 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
     await h.post(`/v1/payments/${voided}/refunds`, { partnerRefundCode: code() });
     await h.advance(TO_MIDNIGHT - 30_000);
     const slow = await capture(h, { pan: "5400001300000000" });
-    expect((await h.post(`/v1/payments/${slow}/refunds`, { partnerRefundCode: code() })).json).toMatchObject({ method: "void", status: "pending" });
+    expect((await h.post(`/v1/payments/${slow}/refunds`, { partnerRefundCode: code() })).json).toMatchObject({
+      method: "void",
+      status: "pending",
+    });
     await h.advance(30_000); // 00:00: day end
     expect(h.store.q.settlement.hasRun("2026-11-20")).toBe(true);
     expect(h.store.q.payments.get(slow)).toMatchObject({ status: "captured", settledDay: null });
@@ -93,7 +98,9 @@ describe("product 16: a settlement with value date D is paid by the day end that
     await h.advance(TO_MIDNIGHT);
     const first = batches();
     if (paidOn === "2026-11-21") {
-      expect(first).toEqual([expect.objectContaining({ day: "2026-11-21", amount: payment.netToPartner, status: "paid_out", partnerId: "ptn_test" })]);
+      expect(first).toEqual([
+        expect.objectContaining({ day: "2026-11-21", amount: payment.netToPartner, status: "paid_out", partnerId: "ptn_test" }),
+      ]);
       expect(h.store.q.payments.get(pay)?.payoutBatchId).toBe(first[0]!.id);
       return;
     }
@@ -118,11 +125,22 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     expect(mine).toMatchObject({ day: "2026-11-21", amount: net(a) + net(b) - 3_000, status: "paid_out" });
     expect(mine!.id).toMatch(/^pob_[0-9a-z]{20}$/);
     expect(h.store.q.refunds.get(refund)?.payoutBatchId).toBe(mine!.id);
-    expect(h.store.q.operator.paymentsOfBatch(mine!.id).map((p) => p.code).sort()).toEqual([a, b].sort());
+    expect(
+      h.store.q.operator
+        .paymentsOfBatch(mine!.id)
+        .map((p) => p.code)
+        .sort(),
+    ).toEqual([a, b].sort());
     // ptn_other has no payout account (its batch fails) and no webhook URL: nothing is queued for it (interface 6).
     expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: net(other), status: "failed" })]);
     expect(payoutEvents()).toEqual([
-      { id: expect.stringMatching(/^evt_/), type: "payout.paid_out", occurredAt: "2026-11-20T21:00:00.000Z", payoutBatchId: mine!.id, partnerId: "ptn_test" },
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: "payout.paid_out",
+        occurredAt: "2026-11-20T21:00:00.000Z",
+        payoutBatchId: mine!.id,
+        partnerId: "ptn_test",
+      },
     ]);
   });
 
@@ -135,8 +153,13 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     expect(h.store.q.payments.get(pay)?.payoutBatchId).toBeNull();
     await h.advance(DAY_MS);
     const all = batches("ptn_noacct");
-    expect(all.map((b) => [b.day, b.status])).toEqual([["2026-11-21", "failed"], ["2026-11-22", "failed"]]);
-    expect(payoutEvents().map((e) => [e.type, e.payoutBatchId, e.partnerId])).toEqual(all.map((b) => ["payout.failed", b.id, "ptn_noacct"]));
+    expect(all.map((b) => [b.day, b.status])).toEqual([
+      ["2026-11-21", "failed"],
+      ["2026-11-22", "failed"],
+    ]);
+    expect(payoutEvents().map((e) => [e.type, e.payoutBatchId, e.partnerId])).toEqual(
+      all.map((b) => ["payout.failed", b.id, "ptn_noacct"]),
+    );
   });
 
   it("refunds larger than what is due make no batch; the negative balance is netted against later captures", async () => {
@@ -145,7 +168,10 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     await h.advance(TO_MIDNIGHT); // 2026-11-21 00:00: a is paid
     expect(batches()).toHaveLength(1);
     await h.advance(HOUR_MS);
-    expect((await h.post(`/v1/payments/${a}/refunds`, { partnerRefundCode: code() })).json).toMatchObject({ method: "credit", status: "approved" });
+    expect((await h.post(`/v1/payments/${a}/refunds`, { partnerRefundCode: code() })).json).toMatchObject({
+      method: "credit",
+      status: "approved",
+    });
     await h.advance(DAY_MS - HOUR_MS); // 2026-11-22 00:00: -10,000 due, no batch
     expect(batches()).toHaveLength(1);
     await h.advance(HOUR_MS);

@@ -40,7 +40,16 @@ describe("product 23 / issue 15 item 8: lone surrogates and control characters i
   });
 
   it.each([
-    ["items[1].name with a bell", { items: [{ name: "a", amount: 5000 }, { name: "b\u0007", amount: 10_000 }] }, "items[1].name"],
+    [
+      "items[1].name with a bell",
+      {
+        items: [
+          { name: "a", amount: 5000 },
+          { name: "b\u0007", amount: 10_000 },
+        ],
+      },
+      "items[1].name",
+    ],
     ["items[0].note with a newline", { items: [{ name: "a", note: "x\ny", amount: 15_000 }] }, "items[0].note"],
     ["payerName with a lone surrogate", { payerName: "Ay\udfffşe" }, "payerName"],
     ["description with a vertical tab", { description: "a\u000bb" }, "description"],
@@ -71,7 +80,11 @@ describe("product 23 / issue 15 item 8: a link's card-number check is not bypass
   ])("%s: 400 sensitive_data_not_allowed, nothing created", async (path, over) => {
     h = await harness();
     const r = await createLink(h, over);
-    expect([r.status, r.json.error.code, r.json.error.message]).toEqual([400, "sensitive_data_not_allowed", `${path}: must not be a card number or IBAN`]);
+    expect([r.status, r.json.error.code, r.json.error.message]).toEqual([
+      400,
+      "sensitive_data_not_allowed",
+      `${path}: must not be a card number or IBAN`,
+    ]);
     expect(linkCount(h)).toBe(0);
   });
 });

@@ -63,7 +63,11 @@ describe("product 14 kasa webhooks list|show|resend|test", () => {
 
   it("show --json: the attempts with status, latency and error", async () => {
     const shown = await json("show", delivered);
-    expect(shown).toMatchObject({ id: delivered, status: "delivered", history: [{ n: 1, outcome: "delivered", httpStatus: 200, error: null }] });
+    expect(shown).toMatchObject({
+      id: delivered,
+      status: "delivered",
+      history: [{ n: 1, outcome: "delivered", httpStatus: 200, error: null }],
+    });
     expect(await kasa("show", delivered)).toContain("delivered");
   });
 

@@ -20,8 +20,14 @@ describe("interface 6.1 / 6.2 every event type arrives with its thin body", () =
     [{ type: "payment.expired", paymentCode: "pay_c" }, { paymentCode: "pay_c" }],
     [{ type: "refund.approved", paymentCode: "pay_d" }, { paymentCode: "pay_d" }],
     [{ type: "refund.declined", paymentCode: "pay_e" }, { paymentCode: "pay_e" }],
-    [{ type: "payout.paid_out", payoutBatchId: "pob_1" }, { payoutBatchId: "pob_1", partnerId: "ptn_test" }],
-    [{ type: "payout.failed", payoutBatchId: "pob_2" }, { payoutBatchId: "pob_2", partnerId: "ptn_test" }],
+    [
+      { type: "payout.paid_out", payoutBatchId: "pob_1" },
+      { payoutBatchId: "pob_1", partnerId: "ptn_test" },
+    ],
+    [
+      { type: "payout.failed", payoutBatchId: "pob_2" },
+      { payoutBatchId: "pob_2", partnerId: "ptn_test" },
+    ],
     [{ type: "payment_link.completed", paymentLinkId: "pl_1" }, { paymentLinkId: "pl_1" }],
     [{ type: "payment_link.expired", paymentLinkId: "pl_2" }, { paymentLinkId: "pl_2" }],
     [{ type: "webhook.test" }, {}],

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  listDeliveries,
-  resendDelivery,
-  sendTestWebhook,
-  showDelivery,
-  WebhookOperatorError,
-} from "../../src/domain/webhooks/service";
+import { listDeliveries, resendDelivery, sendTestWebhook, showDelivery, WebhookOperatorError } from "../../src/domain/webhooks/service";
 import { DAY_MS, SECOND_MS, WEBHOOK_RETRY_DELAYS_MS } from "../../src/limits";
 import { T0, type Harness } from "../support/harness";
 import type { Receiver } from "../unit/webhooks/receiver";
@@ -34,9 +28,15 @@ describe("product 14 kasa webhooks list", () => {
     expect(listDeliveries(h.store.q, { partnerId: "ptn_other", status: "delivered" }).map((d) => d.id)).toEqual([b]);
     expect(listDeliveries(h.store.q, { limit: 1 }).map((d) => d.id)).toEqual([c]);
     expect(listDeliveries(h.store.q, { status: "failed" })[0]).toEqual({
-      id: c, partnerId: "ptn_test", type: "payment.failed", status: "failed", attempts: 1,
-      occurredAt: new Date(T0 + 2 * SECOND_MS).toISOString(), nextAttemptAt: null,
-      firstAttemptAt: new Date(T0 + 2 * SECOND_MS).toISOString(), createdAt: new Date(T0 + 2 * SECOND_MS).toISOString(),
+      id: c,
+      partnerId: "ptn_test",
+      type: "payment.failed",
+      status: "failed",
+      attempts: 1,
+      occurredAt: new Date(T0 + 2 * SECOND_MS).toISOString(),
+      nextAttemptAt: null,
+      firstAttemptAt: new Date(T0 + 2 * SECOND_MS).toISOString(),
+      createdAt: new Date(T0 + 2 * SECOND_MS).toISOString(),
       updatedAt: new Date(T0 + 2 * SECOND_MS).toISOString(),
     });
   });
@@ -83,7 +83,10 @@ describe("product 14 kasa webhooks resend (interface 6.3: same delivery id)", ()
     expect(receiver.deliveries[1]!.rawBody).toBe(receiver.deliveries[0]!.rawBody);
     expect(receiver.deliveries[1]!.headers["x-service-delivery-id"]).toBe(id);
     expect(receiver.deliveries[1]!.headers["x-service-timestamp"]).toBe(String(Math.floor(T0 / 1000)));
-    expect(showDelivery(h.store.q, id).history.map((a) => [a.n, a.outcome])).toEqual([[1, "delivered"], [2, "delivered"]]);
+    expect(showDelivery(h.store.q, id).history.map((a) => [a.n, a.outcome])).toEqual([
+      [1, "delivered"],
+      [2, "delivered"],
+    ]);
   });
 
   it("a resent dropped delivery gets a new retry cycle and 24 h window", async () => {
@@ -117,7 +120,11 @@ describe("interface 6.1 webhook.test (kasa webhooks test)", () => {
     const shown = await sendTestWebhook(h.deps, "ptn_test");
     expect(shown).toMatchObject({ type: "webhook.test", status: "pending", partnerId: "ptn_test" });
     await runDue();
-    expect(JSON.parse(receiver.deliveries[0]!.rawBody)).toEqual({ id: shown.id, type: "webhook.test", occurredAt: new Date(T0).toISOString() });
+    expect(JSON.parse(receiver.deliveries[0]!.rawBody)).toEqual({
+      id: shown.id,
+      type: "webhook.test",
+      occurredAt: new Date(T0).toISOString(),
+    });
     expect(h.store.q.webhooks.get(shown.id)?.status).toBe("delivered");
   });
 

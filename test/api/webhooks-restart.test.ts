@@ -103,7 +103,13 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     const other = await startServer(path, { clock }); // e.g. `kasa webhooks test`, same database file
     const id = await other.store.write((tx) => {
       const partner = tx.partners.get("ptn_test")!;
-      tx.webhooks.insert({ id: "evt_from_cli", partnerId: partner.id, type: "webhook.test", body: `{"id":"evt_from_cli","type":"webhook.test","occurredAt":"${new Date(T0).toISOString()}"}`, occurredAtMs: T0 });
+      tx.webhooks.insert({
+        id: "evt_from_cli",
+        partnerId: partner.id,
+        type: "webhook.test",
+        body: `{"id":"evt_from_cli","type":"webhook.test","occurredAt":"${new Date(T0).toISOString()}"}`,
+        occurredAtMs: T0,
+      });
       return "evt_from_cli";
     });
     await other.store.close();

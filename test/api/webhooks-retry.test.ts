@@ -27,7 +27,14 @@ describe("interface 6.4 / product 11 retry schedule, walked on the manual clock"
       expect(receiver.deliveries).toHaveLength(sent + 1);
       expectedStarts.push(h.clock.nowMs());
     }
-    expect(expectedStarts.map((t) => t - T0)).toEqual([0, 30 * SECOND_MS, 150 * SECOND_MS, 750 * SECOND_MS, 4350 * SECOND_MS, 25_950 * SECOND_MS]);
+    expect(expectedStarts.map((t) => t - T0)).toEqual([
+      0,
+      30 * SECOND_MS,
+      150 * SECOND_MS,
+      750 * SECOND_MS,
+      4350 * SECOND_MS,
+      25_950 * SECOND_MS,
+    ]);
     expect(attempts(h, id).map((a) => [a.n, a.startedAtMs, a.outcome, a.httpStatus])).toEqual(
       expectedStarts.map((t, i) => [i + 1, t, "retry", 503]),
     );

@@ -36,7 +36,13 @@ describe("product 11 SSRF guard in serve mode", () => {
     expect(receiver.deliveries).toHaveLength(0);
     expect(delivery(h, id)?.status).toBe("failed");
     expect(attempts(h, id)).toMatchObject([
-      { n: 1, outcome: "permanent", httpStatus: null, latencyMs: null, error: "blocked_address: 127.0.0.1 resolves to loopback address 127.0.0.1" },
+      {
+        n: 1,
+        outcome: "permanent",
+        httpStatus: null,
+        latencyMs: null,
+        error: "blocked_address: 127.0.0.1 resolves to loopback address 127.0.0.1",
+      },
     ]);
   });
 
@@ -46,12 +52,19 @@ describe("product 11 SSRF guard in serve mode", () => {
     await setWebhook(h, "ptn_test", "https://hooks.partner.example/x");
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
-    expect(attempts(h, id)[0]).toMatchObject({ outcome: "permanent", error: "blocked_address: hooks.partner.example resolves to private address 10.0.0.7" });
+    expect(attempts(h, id)[0]).toMatchObject({
+      outcome: "permanent",
+      error: "blocked_address: hooks.partner.example resolves to private address 10.0.0.7",
+    });
   });
 
   it("a DNS failure is retryable (30 s later), not permanent", async () => {
     const h = await start({ mode: "serve", allowPrivateWebhooks: false });
-    useWorker(h, { resolve: async () => { throw new Error("ENOTFOUND"); } });
+    useWorker(h, {
+      resolve: async () => {
+        throw new Error("ENOTFOUND");
+      },
+    });
     await setWebhook(h, "ptn_test", "https://hooks.partner.example/x");
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
@@ -82,7 +95,11 @@ describe("product 11 SSRF guard in serve mode", () => {
 
 describe("product 13 a sandbox clock move returns after the webhook attempts it made due", () => {
   it("POST /sandbox/clock answers once the retry has been sent", async () => {
-    const server = await startServer(":memory:", { seed: true, sandboxClock: true, config: { mode: "sandbox", allowPrivateWebhooks: false } });
+    const server = await startServer(":memory:", {
+      seed: true,
+      sandboxClock: true,
+      config: { mode: "sandbox", allowPrivateWebhooks: false },
+    });
     try {
       await setWebhook(server, "ptn_test", receiver.url);
       receiver.script({ status: 503 }, { status: 200, delayMs: 50 });

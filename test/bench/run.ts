@@ -12,27 +12,72 @@ import { ensureWrk, waitForQuiet } from "./tools";
 //
 //   bun test/bench/run.ts [--seconds N] [--only id,id] [--keep] [--smoke]
 
-type Row = { id: string; label: string; against: "http" | "naive" | "scan" | "create" | null; kind: "rps" | "seconds" | "mib"; run: (ctx: s.RunContext) => Promise<Figure> };
+type Row = {
+  id: string;
+  label: string;
+  against: "http" | "naive" | "scan" | "create" | null;
+  kind: "rps" | "seconds" | "mib";
+  run: (ctx: s.RunContext) => Promise<Figure>;
+};
 
 const scan = { figure: null as Figure | null, db: "" };
 
 /** The table, in print order; ceilings first. Later issues add rows here. */
 const ROWS: Row[] = [
-  { id: "ceiling-http", label: "ceiling: bare Bun.serve {\"ok\":true}", against: null, kind: "rps", run: (c) => httpCeiling(c.dir, c.sizes.seconds) },
-  { id: "h3-http", label: "diagnostic: bare h3 app {\"ok\":true}", against: "http", kind: "rps", run: (c) => h3Diagnostic(c.dir, c.sizes.seconds) },
-  { id: "ceiling-storage", label: "ceiling: bun:sqlite 1-row tx, FULL", against: null, kind: "rps", run: (c) => storageCeiling(c.dir, c.sizes.seconds) },
-  { id: "ceiling-naive", label: "ceiling: Bun.serve + 1 FULL insert/req", against: null, kind: "rps", run: (c) => naiveWriteCeiling(c.dir, c.sizes.seconds) },
+  {
+    id: "ceiling-http",
+    label: 'ceiling: bare Bun.serve {"ok":true}',
+    against: null,
+    kind: "rps",
+    run: (c) => httpCeiling(c.dir, c.sizes.seconds),
+  },
+  {
+    id: "h3-http",
+    label: 'diagnostic: bare h3 app {"ok":true}',
+    against: "http",
+    kind: "rps",
+    run: (c) => h3Diagnostic(c.dir, c.sizes.seconds),
+  },
+  {
+    id: "ceiling-storage",
+    label: "ceiling: bun:sqlite 1-row tx, FULL",
+    against: null,
+    kind: "rps",
+    run: (c) => storageCeiling(c.dir, c.sizes.seconds),
+  },
+  {
+    id: "ceiling-naive",
+    label: "ceiling: Bun.serve + 1 FULL insert/req",
+    against: null,
+    kind: "rps",
+    run: (c) => naiveWriteCeiling(c.dir, c.sizes.seconds),
+  },
   { id: "list-links", label: "list links (page of 20 of the partner's links)", against: "http", kind: "rps", run: s.listLinks },
   { id: "get-link", label: "get link", against: "http", kind: "rps", run: s.getLink },
   { id: "installment-options", label: "installment options", against: "http", kind: "rps", run: s.installmentOptions },
-  { id: "create-payment", label: "create payment (new codes, connection limits)", against: "naive", kind: "rps", run: (c) => s.createNew(c) },
-  { id: "create-payment-1m", label: "create payment on a month of payments", against: "create", kind: "rps", run: (c) => s.createNew(c, c.sizes.payments) },
+  {
+    id: "create-payment",
+    label: "create payment (new codes, connection limits)",
+    against: "naive",
+    kind: "rps",
+    run: (c) => s.createNew(c),
+  },
+  {
+    id: "create-payment-1m",
+    label: "create payment on a month of payments",
+    against: "create",
+    kind: "rps",
+    run: (c) => s.createNew(c, c.sizes.payments),
+  },
   { id: "create-payment-replay", label: "create payment (replays)", against: "http", kind: "rps", run: s.createReplay },
   { id: "create-link", label: "create link", against: "naive", kind: "rps", run: s.createLinks },
   { id: "full-flows", label: "full handoff flows (64 buyers)", against: "naive", kind: "rps", run: s.fullFlows },
   { id: "webhooks", label: "webhook deliveries", against: "naive", kind: "rps", run: s.webhookDeliveries },
   {
-    id: "startup", label: "start-up with pending timers (s)", against: "scan", kind: "seconds",
+    id: "startup",
+    label: "start-up with pending timers (s)",
+    against: "scan",
+    kind: "seconds",
     run: async (c) => {
       const r = await s.startupWithTimers(c);
       scan.db = r.db;
@@ -40,7 +85,10 @@ const ROWS: Row[] = [
     },
   },
   {
-    id: "startup-scan", label: "ceiling: bare scan of the same rows (s)", against: null, kind: "seconds",
+    id: "startup-scan",
+    label: "ceiling: bare scan of the same rows (s)",
+    against: null,
+    kind: "seconds",
     run: async (c) => (scan.figure = await bareScan(c.dir, scan.db || (await s.startupWithTimers(c)).db)),
   },
 ];
@@ -59,7 +107,8 @@ function options(argv: string[]) {
   return { smoke, keep: argv.includes("--keep"), only, sizes };
 }
 
-const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? "" : n.toLocaleString("en-US", { maximumFractionDigits: digits }));
+const fmt = (n: number | undefined, digits = 0) =>
+  n === undefined || Number.isNaN(n) ? "" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
@@ -86,11 +135,16 @@ async function main(): Promise<void> {
     const baseValue = row.kind === "rps" ? base?.rps : base?.seconds;
     const ratio = value !== undefined && baseValue ? value / baseValue : undefined;
     const shown = row.kind === "rps" ? `${fmt(value)}/s` : `${fmt(value, 2)} s, ${fmt(r.mib)} MiB`;
-    lines.push(`| ${row.label} | ${shown} | ${fmt(r.p99Ms, 1)} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.busyBefore * 100)}% | ${row.against ?? ""} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}x`} |`);
+    lines.push(
+      `| ${row.label} | ${shown} | ${fmt(r.p99Ms, 1)} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.busyBefore * 100)}% | ${row.against ?? ""} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}x`} |`,
+    );
     results[row.id] = { ...r, ...(ratio === undefined ? {} : { ratio }) } as never;
   }
   process.stdout.write(`${lines.join("\n")}\n`);
-  writeFileSync(join("bench", "results.json"), `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, results }, null, 2)}\n`);
+  writeFileSync(
+    join("bench", "results.json"),
+    `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, results }, null, 2)}\n`,
+  );
   if (!o.keep) rmSync(dir, { recursive: true, force: true });
 }
 

@@ -17,7 +17,18 @@ async function startKasa(ctx: RunContext, db: string): Promise<Kasa> {
   const base = `http://${HOST}:${port}`;
   const started = performance.now();
   const proc = startProcess("dist/kasa", [
-    "serve", "--db", db, "--port", String(port), "--host", HOST, "--base-url", base, "--limits", ctx.limitsFile, "--allow-private-webhooks",
+    "serve",
+    "--db",
+    db,
+    "--port",
+    String(port),
+    "--host",
+    HOST,
+    "--base-url",
+    base,
+    "--limits",
+    ctx.limitsFile,
+    "--allow-private-webhooks",
   ]);
   const startMs = await waitForAnswer(`${base}/v1/payment-acceptance`, started, proc);
   return { base, proc, startMs };
@@ -31,7 +42,11 @@ const PAYMENT_BODY = (code: string) =>
   `'{"amount":10000,"partnerTxCode":"${code}","terminalId":"${TERMINAL}","returnUrl":"${RETURN_URL}"}'`;
 
 /** wrk against one kasa endpoint: 1 s warm-up, then the measured run. */
-async function load(ctx: RunContext, seed: BenchSeed, prepare: (k: Kasa) => Promise<{ path: string; script: string | null }>): Promise<Figure> {
+async function load(
+  ctx: RunContext,
+  seed: BenchSeed,
+  prepare: (k: Kasa) => Promise<{ path: string; script: string | null }>,
+): Promise<Figure> {
   const k = await startKasa(ctx, await seedDb(ctx.dir, `db-${Math.random().toString(36).slice(2)}`, ctx.nowMs, seed));
   try {
     const { path, script } = await prepare(k);
@@ -46,16 +61,26 @@ async function load(ctx: RunContext, seed: BenchSeed, prepare: (k: Kasa) => Prom
 }
 
 async function createLink(k: Kasa): Promise<{ id: string }> {
-  const res = await fetch(`${k.base}/v1/payment-links`, { method: "POST", headers: auth, body: JSON.stringify({ amount: 125_000, terminalId: TERMINAL }) });
+  const res = await fetch(`${k.base}/v1/payment-links`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ amount: 125_000, terminalId: TERMINAL }),
+  });
   if (res.status !== 201) throw new Error(`create link: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string };
 }
 
 export const createNew = (ctx: RunContext, payments = 0) =>
-  load(ctx, { payments }, async () => ({ path: "/v1/payments", script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`)) }));
+  load(ctx, { payments }, async () => ({
+    path: "/v1/payments",
+    script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`)),
+  }));
 
 export const createReplay = (ctx: RunContext) =>
-  load(ctx, {}, async () => ({ path: "/v1/payments", script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY("replayed-order")) }));
+  load(ctx, {}, async () => ({
+    path: "/v1/payments",
+    script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY("replayed-order")),
+  }));
 
 export const getLink = (ctx: RunContext) =>
   load(ctx, {}, async (k) => {
@@ -64,7 +89,10 @@ export const getLink = (ctx: RunContext) =>
   });
 
 export const listLinks = (ctx: RunContext) =>
-  load(ctx, { links: ctx.sizes.links }, async () => ({ path: "/v1/payment-links?page=0&size=20", script: wrkScript("GET", "/v1/payment-links?page=0&size=20", BENCH_KEY, null) }));
+  load(ctx, { links: ctx.sizes.links }, async () => ({
+    path: "/v1/payment-links?page=0&size=20",
+    script: wrkScript("GET", "/v1/payment-links?page=0&size=20", BENCH_KEY, null),
+  }));
 
 export const installmentOptions = (ctx: RunContext) =>
   load(ctx, {}, async () => ({
@@ -75,7 +103,12 @@ export const installmentOptions = (ctx: RunContext) =>
 export const createLinks = (ctx: RunContext) =>
   load(ctx, {}, async () => ({
     path: "/v1/payment-links",
-    script: wrkScript("POST", "/v1/payment-links", BENCH_KEY, `'{"amount":125000,"terminalId":"${TERMINAL}","description":"Order ' .. n .. '"}'`),
+    script: wrkScript(
+      "POST",
+      "/v1/payment-links",
+      BENCH_KEY,
+      `'{"amount":125000,"terminalId":"${TERMINAL}","description":"Order ' .. n .. '"}'`,
+    ),
   }));
 
 /** Create, handoff, ACS, callback with capture, 303 to the return URL: 64 buyers at a time. */
@@ -86,21 +119,38 @@ export async function fullFlows(ctx: RunContext): Promise<Figure> {
     const client = formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [k.base]);
     let n = 0;
     const flow = async (): Promise<void> => {
-      const created = await fetch(`${k.base}/v1/payments`, { method: "POST", headers: auth, body: JSON.stringify({ amount: 10_000, partnerTxCode: `flow-${process.pid}-${n++}-${Math.random()}`, terminalId: TERMINAL, returnUrl: RETURN_URL }) });
+      const created = await fetch(`${k.base}/v1/payments`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({
+          amount: 10_000,
+          partnerTxCode: `flow-${process.pid}-${n++}-${Math.random()}`,
+          terminalId: TERMINAL,
+          returnUrl: RETURN_URL,
+        }),
+      });
       const { paymentRef } = (await created.json()) as { paymentRef: string };
-      const acs = await client.post(`${k.base}/handoff`, { paymentRef, pan: "4000001100000009", expireMonth: "12", expireYear: "34", cv2: "123" });
+      const acs = await client.post(`${k.base}/handoff`, {
+        paymentRef,
+        pan: "4000001100000009",
+        expireMonth: "12",
+        expireYear: "34",
+        cv2: "123",
+      });
       const done = await client.submit(acs.page!.forms[0]!, { otp: "123456" }, "confirm");
       if (!done.leftTo?.includes("status=captured")) throw new Error(`flow ended ${done.leftTo} ${done.page?.status}`);
     };
     const run = async (seconds: number) => {
       let flows = 0;
       const until = performance.now() + seconds * 1000;
-      await Promise.all(Array.from({ length: 64 }, async () => {
-        while (performance.now() < until) {
-          await flow();
-          flows += 1;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 64 }, async () => {
+          while (performance.now() < until) {
+            await flow();
+            flows += 1;
+          }
+        }),
+      );
       return flows;
     };
     await run(1);
@@ -119,7 +169,8 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
   const port = await freePort();
   let received = 0;
   const receiver = Bun.serve({
-    port, hostname: HOST,
+    port,
+    hostname: HOST,
     async fetch(req) {
       await req.text();
       received += 1;

@@ -31,21 +31,42 @@ function seedFile(webhookUrl: string | null): SeedFile {
     psps: [{ id: "psp-1", active: true }],
     connections: [
       {
-        id: "vpos-1", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true,
+        id: "vpos-1",
+        psp: "psp-1",
+        bank: "sim",
+        active: true,
+        acceptsForeignCards: true,
         limits: { perTxMax: 100_000_000, dailyMax: 1e15, weeklyMax: 1e15, monthlyMax: 1e15, window: { minutes: 10, maxAmount: 1e15 } },
       },
     ],
     partners: [
       {
-        id: PARTNER, name: "Bench Shop", status: "active", apiKeys: [BENCH_KEY], rateLimitMultiplier: 1,
-        webhook: webhookUrl === null ? null : { url: webhookUrl, secret: "whsec_bench" }, payoutAccount: "TR000000000000000000000000",
+        id: PARTNER,
+        name: "Bench Shop",
+        status: "active",
+        apiKeys: [BENCH_KEY],
+        rateLimitMultiplier: 1,
+        webhook: webhookUrl === null ? null : { url: webhookUrl, secret: "whsec_bench" },
+        payoutAccount: "TR000000000000000000000000",
       },
     ],
     terminals: [
       {
-        id: TERMINAL, partner: PARTNER, connection: "vpos-1", active: true, commissionBasis: "gross", installments: [1, 2, 3, 6, 9, 12],
-        infrastructure: "standard", directCollection: false, valueDays: 1, bank: "Demo Bank A",
-        rates: [{ count: 1, rateBps: 199 }, { count: 3, rateBps: 450 }, { count: 6, rateBps: 800 }],
+        id: TERMINAL,
+        partner: PARTNER,
+        connection: "vpos-1",
+        active: true,
+        commissionBasis: "gross",
+        installments: [1, 2, 3, 6, 9, 12],
+        infrastructure: "standard",
+        directCollection: false,
+        valueDays: 1,
+        bank: "Demo Bank A",
+        rates: [
+          { count: 1, rateBps: 199 },
+          { count: 3, rateBps: 450 },
+          { count: 6, rateBps: 800 },
+        ],
       },
     ],
     bins: [{ bin: "40000011", brand: "bonus", family: "credit", bank: "Demo Bank A", installments: true }],
@@ -68,11 +89,25 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
   const pad = (i: number) => String(i).padStart(12, "0");
   await inUnits(store, s.links ?? 0, (tx, i) =>
     tx.links.insert({
-      id: `pl_bench${pad(i)}`, partnerId: PARTNER, token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`, partnerReference: i + 1, terminalId: TERMINAL,
-      status: "pending", amount: 10_000 + (i % 1000), shareBps: 0, description: `Order ${i}`, redirectUrl: null, allowedCounts: null,
-      items: null, payerName: null, attemptSeq: 0, firstOpenedAtMs: null, lastOpenedAtMs: null,
+      id: `pl_bench${pad(i)}`,
+      partnerId: PARTNER,
+      token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`,
+      partnerReference: i + 1,
+      terminalId: TERMINAL,
+      status: "pending",
+      amount: 10_000 + (i % 1000),
+      shareBps: 0,
+      description: `Order ${i}`,
+      redirectUrl: null,
+      allowedCounts: null,
+      items: null,
+      payerName: null,
+      attemptSeq: 0,
+      firstOpenedAtMs: null,
+      lastOpenedAtMs: null,
       expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, s.links ?? 1)) * 7 * DAY_MS),
-      createdAtMs: nowMs - 3 * DAY_MS + i, updatedAtMs: nowMs - 3 * DAY_MS + i,
+      createdAtMs: nowMs - 3 * DAY_MS + i,
+      updatedAtMs: nowMs - 3 * DAY_MS + i,
     }),
   );
   if ((s.links ?? 0) > 0) await store.write((tx) => tx.partners.nextLinkReference(PARTNER));
@@ -80,19 +115,49 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
   await inUnits(store, s.payments ?? 0, (tx, i) => {
     const createdAtMs = Math.min(nowMs - 1_000, monthStartMs + Math.floor((i / Math.max(1, s.payments ?? 1)) * (nowMs - monthStartMs)));
     tx.payments.insert({
-      code: `pay_bench${pad(i)}`, partnerId: PARTNER, terminalId: TERMINAL, connectionId: "vpos-1", partnerTxCode: `seed-${i}`,
-      channel: "api", linkId: null, amount: 10_000, principal: 10_000, currency: "TRY", installment: 1, description: null,
-      returnUrl: "http://127.0.0.1:9/return", paymentRef: `ref_bench${pad(i)}`, expiresAtMs: createdAtMs + 1_800_000, createdAtMs,
+      code: `pay_bench${pad(i)}`,
+      partnerId: PARTNER,
+      terminalId: TERMINAL,
+      connectionId: "vpos-1",
+      partnerTxCode: `seed-${i}`,
+      channel: "api",
+      linkId: null,
+      amount: 10_000,
+      principal: 10_000,
+      currency: "TRY",
+      installment: 1,
+      description: null,
+      returnUrl: "http://127.0.0.1:9/return",
+      paymentRef: `ref_bench${pad(i)}`,
+      expiresAtMs: createdAtMs + 1_800_000,
+      createdAtMs,
     });
     // Captured, as most of a month's payments are: still counted by the limits, no expiry timer.
-    tx.payments.markCaptured(`pay_bench${pad(i)}`, ["initiated"], {
-      commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-12-01", bankReference: `b${i}`, authCode: "000000",
-    }, createdAtMs);
+    tx.payments.markCaptured(
+      `pay_bench${pad(i)}`,
+      ["initiated"],
+      {
+        commissionAmount: 199,
+        netToPartner: 9_801,
+        expectedValueDate: "2026-12-01",
+        bankReference: `b${i}`,
+        authCode: "000000",
+      },
+      createdAtMs,
+    );
   });
   await inUnits(store, s.deliveries ?? 0, (tx, i) =>
     tx.webhooks.insert({
-      id: `evt_bench${pad(i)}`, partnerId: PARTNER, type: "payment.captured", occurredAtMs: nowMs - 1_000,
-      body: JSON.stringify({ id: `evt_bench${pad(i)}`, type: "payment.captured", occurredAt: new Date(nowMs).toISOString(), data: { paymentCode: `pay_bench${pad(i)}` } }),
+      id: `evt_bench${pad(i)}`,
+      partnerId: PARTNER,
+      type: "payment.captured",
+      occurredAtMs: nowMs - 1_000,
+      body: JSON.stringify({
+        id: `evt_bench${pad(i)}`,
+        type: "payment.captured",
+        occurredAt: new Date(nowMs).toISOString(),
+        data: { paymentCode: `pay_bench${pad(i)}` },
+      }),
     }),
   );
   await store.close();

@@ -7,7 +7,6 @@ import { join } from "node:path";
 export const HOST = "127.0.0.1";
 const CLOCK_TICKS_PER_S = 100;
 
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** wrk from Debian's packages, installed when missing (the bench machine is ours, as root). */
@@ -60,7 +59,13 @@ export async function waitForQuiet(budget: { ms: number }): Promise<number> {
   }
 }
 
-export type Proc = { child: ChildProcess; pid: number; output: () => string; exited: Promise<number | null>; stop: () => Promise<number | null> };
+export type Proc = {
+  child: ChildProcess;
+  pid: number;
+  output: () => string;
+  exited: Promise<number | null>;
+  stop: () => Promise<number | null>;
+};
 
 export function startProcess(command: string, args: string[], env: Record<string, string> = {}): Proc {
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });

@@ -92,7 +92,10 @@ describe.runIf(chromium.ok)("issue 9 / product 7 link pages in headless Chromium
       customerCommissionShareBps: 10_000,
       description: "Sipariş 42",
       payerName: "Şükrü Çağlar",
-      items: [{ name: "Çay seti", note: "6 bardak", amount: 100_000 }, { name: "Kargo", amount: 23_456 }],
+      items: [
+        { name: "Çay seti", note: "6 bardak", amount: 100_000 },
+        { name: "Kargo", amount: 23_456 },
+      ],
       redirectUrl: `${shop.origin}/orders/42`,
       ...over,
     });
@@ -124,11 +127,13 @@ describe.runIf(chromium.ok)("issue 9 / product 7 link pages in headless Chromium
   it("open a link, type the card, pick 3 installments on the live table, pay through the sim bank: the success URL", async () => {
     const link = await createLink();
     const { page, cspViolations } = await browse();
-    const quoted = await (await fetch(`${kasa.baseUrl}/l/${link.token}/options`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ bin: CARD.slice(0, 8) }),
-    })).json();
+    const quoted = await (
+      await fetch(`${kasa.baseUrl}/l/${link.token}/options`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ bin: CARD.slice(0, 8) }),
+      })
+    ).json();
     const total = quoted.options.find((o: { installmentCount: number }) => o.installmentCount === 3).totalAmount as number;
 
     await payWithScript(page, link, 3, "js");

@@ -46,7 +46,13 @@ export async function startPanelKasa(): Promise<PanelKasa> {
   };
 }
 
-export async function api(k: PanelKasa, method: string, path: string, body?: unknown, key = DEMO_API_KEY): Promise<{ status: number; json: any }> {
+export async function api(
+  k: PanelKasa,
+  method: string,
+  path: string,
+  body?: unknown,
+  key = DEMO_API_KEY,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${k.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -58,10 +64,21 @@ export async function api(k: PanelKasa, method: string, path: string, body?: unk
 
 /** An API payment paid with the approved test card through the relay and the sim bank's 3D step. */
 export async function capturedPayment(k: PanelKasa, partnerTxCode: string, amount: number): Promise<string> {
-  const created = await api(k, "POST", "/v1/payments", { amount, partnerTxCode, terminalId: "T-1001", returnUrl: "https://shop.example/done" });
+  const created = await api(k, "POST", "/v1/payments", {
+    amount,
+    partnerTxCode,
+    terminalId: "T-1001",
+    returnUrl: "https://shop.example/done",
+  });
   if (created.status !== 201) throw new Error(`create: ${JSON.stringify(created.json)}`);
   const client = formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [k.baseUrl]);
-  const acs = await client.post(`${k.baseUrl}/handoff`, { paymentRef: created.json.paymentRef, pan: "4000001100000009", expireMonth: "12", expireYear: "34", cv2: "123" });
+  const acs = await client.post(`${k.baseUrl}/handoff`, {
+    paymentRef: created.json.paymentRef,
+    pan: "4000001100000009",
+    expireMonth: "12",
+    expireYear: "34",
+    cv2: "123",
+  });
   const done = await client.submit(acs.page!.forms[0]!, { otp: "123456" }, "confirm");
   if (!done.leftTo?.includes("status=captured")) throw new Error(`not captured: ${done.leftTo}`);
   return created.json.paymentCode as string;

@@ -19,7 +19,16 @@ const chromium = await ensureChromium();
 if (!chromium.ok) process.stderr.write(`[browser tests] NOT RUN: Chromium could not be installed: ${chromium.reason}\n`);
 
 const ARTIFACTS = join(process.cwd(), "test", "artifacts");
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 type Pw = typeof import("playwright-core");
@@ -46,7 +55,12 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     await api(kasa, "POST", "/sandbox/clock", { advanceSeconds: DAY_MS / 1000 });
     todays = await capturedPayment(kasa, "PANEL-B-2", 12_345);
     profile = mkdtempSync(join(tmpdir(), "kasa-chromium-"));
-    context = await pw.chromium.launchPersistentContext(profile, { executablePath: chromium.ok ? chromium.path : "", headless: true, args: ARGS, viewport: { width: 1024, height: 900 } });
+    context = await pw.chromium.launchPersistentContext(profile, {
+      executablePath: chromium.ok ? chromium.path : "",
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1024, height: 900 },
+    });
     context.setDefaultTimeout(15_000);
     page = context.pages()[0] ?? (await context.newPage());
     page.on("console", (m) => {
@@ -69,14 +83,18 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as Result;
     expect(result.passes.length, "axe ran its rules").toBeGreaterThan(10);
     const violations = result.violations;
-    return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   }
 
   /** Every visible control is reached by Tab, in order, and shows a focus outline. */
   async function tabWalk(): Promise<void> {
-    const controls = await page.locator("a[href], button, input:not([type=hidden]), select, textarea").evaluateAll((els) =>
-      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e, i) => ((e as HTMLElement).dataset.tab = String(i))),
-    );
+    const controls = await page
+      .locator("a[href], button, input:not([type=hidden]), select, textarea")
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e, i) => ((e as HTMLElement).dataset.tab = String(i))),
+      );
     const reached = new Set<string>();
     // Twice round, wherever focus starts: Tab wraps from the last control through the browser.
     for (let i = 0; i < 2 * controls.length + 4 && reached.size < controls.length; i++) {
@@ -147,8 +165,15 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     // Registered only now: its hold would also block the refunds above (product 10).
     await kasa.runtime.deps.store.write((tx) =>
       tx.acceptance.upsertAgreement({
-        partnerId: "ptn_demo", agreementCode: "KVKK", version: "3", agreementName: "Aydınlatma metni", requirement: "consent", kind: "renewal",
-        deadlineAtMs: kasa.runtime.deps.clock.nowMs() - 60_000, acceptedAtMs: null, createdAtMs: kasa.runtime.deps.clock.nowMs() - 120_000,
+        partnerId: "ptn_demo",
+        agreementCode: "KVKK",
+        version: "3",
+        agreementName: "Aydınlatma metni",
+        requirement: "consent",
+        kind: "renewal",
+        deadlineAtMs: kasa.runtime.deps.clock.nowMs() - 60_000,
+        acceptedAtMs: null,
+        createdAtMs: kasa.runtime.deps.clock.nowMs() - 120_000,
       }),
     );
     expect((await api(kasa, "GET", "/v1/payment-acceptance")).json.acceptingPayments).toBe(false);
@@ -260,7 +285,19 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     await checkPage("payout");
     await page.goto(`${kasa.baseUrl}/panel/audit`);
     const log = await page.locator("main").innerText();
-    for (const action of ["login", "refund", "agreement.accept", "key.issue", "key.revoke", "link.create", "link.cancel", "webhook.test", "webhook.resend", "payment.create"]) expect(log).toContain(action);
+    for (const action of [
+      "login",
+      "refund",
+      "agreement.accept",
+      "key.issue",
+      "key.revoke",
+      "link.create",
+      "link.cancel",
+      "webhook.test",
+      "webhook.resend",
+      "payment.create",
+    ])
+      expect(log).toContain(action);
     await checkPage("audit");
     await page.goto(`${kasa.baseUrl}/panel/payments/pay_00000000000000000000`);
     expect(await page.locator("main").innerText()).toContain("payment_not_found");

@@ -36,7 +36,12 @@ export async function startKasa(): Promise<Kasa> {
   });
   const { server, origin } = await listen(front);
   const store: Store = await openStore(":memory:");
-  await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), systemClock.nowMs(), () => `key_browser_${Math.random().toString(36).slice(2)}`);
+  await applySeed(
+    store,
+    parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))),
+    systemClock.nowMs(),
+    () => `key_browser_${Math.random().toString(36).slice(2)}`,
+  );
   const log = memoryLog();
   runtime = createRuntime({
     store,

@@ -26,12 +26,16 @@ function run(command: string, args: string[]): Promise<{ ok: boolean; output: st
 
 async function install(): Promise<ChromiumStatus> {
   if (existsSync(CHROMIUM_PATH)) return { ok: true, path: CHROMIUM_PATH };
-  process.stderr.write(`[browser tests] ${CHROMIUM_PATH} is missing: installing Debian's chromium (apt-get update && apt-get install -y chromium)\n`);
+  process.stderr.write(
+    `[browser tests] ${CHROMIUM_PATH} is missing: installing Debian's chromium (apt-get update && apt-get install -y chromium)\n`,
+  );
   for (const args of [["update"], ["install", "-y", "chromium"]]) {
     const step = await run("apt-get", args);
     if (!step.ok) return { ok: false, reason: `apt-get ${args.join(" ")} failed: ${step.output.trim().split("\n").slice(-5).join(" | ")}` };
   }
-  return existsSync(CHROMIUM_PATH) ? { ok: true, path: CHROMIUM_PATH } : { ok: false, reason: `apt-get finished but ${CHROMIUM_PATH} is still missing` };
+  return existsSync(CHROMIUM_PATH)
+    ? { ok: true, path: CHROMIUM_PATH }
+    : { ok: false, reason: `apt-get finished but ${CHROMIUM_PATH} is still missing` };
 }
 
 let pending: Promise<ChromiumStatus> | null = null;

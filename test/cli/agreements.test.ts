@@ -9,7 +9,21 @@ describe("product 10 kasa agreements add|accept", () => {
   it("an agreement past its deadline stops payments; accepting it (any requirement) lifts the hold", async () => {
     const db = await seededDb();
     const added = await runJson<Acceptance>(agreementsCommand, [
-      "add", "--partner", "ptn_test", "--code", "MSA", "--name", "Üye İşyeri", "--version", "1", "--requirement", "wet_signature", "--deadline", "2020-01-01T00:00:00Z", "--db", db,
+      "add",
+      "--partner",
+      "ptn_test",
+      "--code",
+      "MSA",
+      "--name",
+      "Üye İşyeri",
+      "--version",
+      "1",
+      "--requirement",
+      "wet_signature",
+      "--deadline",
+      "2020-01-01T00:00:00Z",
+      "--db",
+      db,
     ]);
     expect(added.acceptingPayments).toBe(false);
     const accepted = await runJson<Acceptance>(agreementsCommand, ["accept", "--partner", "ptn_test", "--code", "MSA", "--db", db]);
@@ -18,6 +32,9 @@ describe("product 10 kasa agreements add|accept", () => {
 
   it("an unknown code is one line, exit 1", async () => {
     const db = await seededDb();
-    expect(await runError(agreementsCommand, ["accept", "--partner", "ptn_test", "--code", "NOPE", "--db", db])).toEqual({ message: "unknown agreement NOPE for ptn_test", exitCode: 1 });
+    expect(await runError(agreementsCommand, ["accept", "--partner", "ptn_test", "--code", "NOPE", "--db", db])).toEqual({
+      message: "unknown agreement NOPE for ptn_test",
+      exitCode: 1,
+    });
   });
 });

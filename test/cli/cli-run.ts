@@ -83,18 +83,89 @@ export async function addMoneyRows(db: string): Promise<void> {
   try {
     await store.write((tx) => {
       tx.links.insert({
-        id: "pl_cli0000000000000001", partnerId: "ptn_test", token: "tok_cli", partnerReference: 1, terminalId: "T-1",
-        status: "completed", amount: 10_000, shareBps: 0, description: "Order 1", redirectUrl: null, allowedCounts: [1, 3],
-        items: [{ name: "Mug", note: null, amount: 10_000 }], payerName: null, attemptSeq: 1, firstOpenedAtMs: T0,
-        lastOpenedAtMs: T0, expiresAtMs: T0 + 7 * 86_400_000, createdAtMs: T0 - 60_000, updatedAtMs: T0,
+        id: "pl_cli0000000000000001",
+        partnerId: "ptn_test",
+        token: "tok_cli",
+        partnerReference: 1,
+        terminalId: "T-1",
+        status: "completed",
+        amount: 10_000,
+        shareBps: 0,
+        description: "Order 1",
+        redirectUrl: null,
+        allowedCounts: [1, 3],
+        items: [{ name: "Mug", note: null, amount: 10_000 }],
+        payerName: null,
+        attemptSeq: 1,
+        firstOpenedAtMs: T0,
+        lastOpenedAtMs: T0,
+        expiresAtMs: T0 + 7 * 86_400_000,
+        createdAtMs: T0 - 60_000,
+        updatedAtMs: T0,
       });
-      const base = { terminalId: "T-1", connectionId: "vpos-1", currency: "TRY", description: null, returnUrl: null, expiresAtMs: T0 + 1_800_000 };
-      tx.payments.insert({ ...base, code: "pay_cli0000000000000001", partnerId: "ptn_test", partnerTxCode: "PL-pl_cli0000000000000001-1", channel: "link", linkId: "pl_cli0000000000000001", amount: 10_000, principal: 10_000, installment: 1, paymentRef: "ref_secret_1", createdAtMs: T0 });
-      tx.payments.insert({ ...base, code: "pay_cli0000000000000002", partnerId: "ptn_test", partnerTxCode: "ORDER-2", channel: "api", linkId: null, amount: 250_075, principal: 250_075, installment: 3, paymentRef: "ref_secret_2", createdAtMs: T0 + 1000 });
-      tx.payments.insert({ ...base, code: "pay_cli0000000000000003", terminalId: "T-OTHER", partnerId: "ptn_other", partnerTxCode: "X-1", channel: "api", linkId: null, amount: 500, principal: 500, installment: 1, paymentRef: "ref_secret_3", createdAtMs: T0 + 2000 });
-      const card = { maskedPan: "400000******0009", cardBrand: "bonus", cardFamily: "credit", cardBank: "Demo Bank A", appliedRateBps: 199, appliedFixedFee: null };
+      const base = {
+        terminalId: "T-1",
+        connectionId: "vpos-1",
+        currency: "TRY",
+        description: null,
+        returnUrl: null,
+        expiresAtMs: T0 + 1_800_000,
+      };
+      tx.payments.insert({
+        ...base,
+        code: "pay_cli0000000000000001",
+        partnerId: "ptn_test",
+        partnerTxCode: "PL-pl_cli0000000000000001-1",
+        channel: "link",
+        linkId: "pl_cli0000000000000001",
+        amount: 10_000,
+        principal: 10_000,
+        installment: 1,
+        paymentRef: "ref_secret_1",
+        createdAtMs: T0,
+      });
+      tx.payments.insert({
+        ...base,
+        code: "pay_cli0000000000000002",
+        partnerId: "ptn_test",
+        partnerTxCode: "ORDER-2",
+        channel: "api",
+        linkId: null,
+        amount: 250_075,
+        principal: 250_075,
+        installment: 3,
+        paymentRef: "ref_secret_2",
+        createdAtMs: T0 + 1000,
+      });
+      tx.payments.insert({
+        ...base,
+        code: "pay_cli0000000000000003",
+        terminalId: "T-OTHER",
+        partnerId: "ptn_other",
+        partnerTxCode: "X-1",
+        channel: "api",
+        linkId: null,
+        amount: 500,
+        principal: 500,
+        installment: 1,
+        paymentRef: "ref_secret_3",
+        createdAtMs: T0 + 2000,
+      });
+      const card = {
+        maskedPan: "400000******0009",
+        cardBrand: "bonus",
+        cardFamily: "credit",
+        cardBank: "Demo Bank A",
+        appliedRateBps: 199,
+        appliedFixedFee: null,
+      };
       tx.payments.markThreeDStarted("pay_cli0000000000000001", ["initiated"], card, T0 + 10_000);
-      tx.payments.markCaptured("pay_cli0000000000000001", ["initiated"], { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-03-03", bankReference: "BR1", authCode: "A1" }, T0 + 20_000);
+      tx.payments.markCaptured(
+        "pay_cli0000000000000001",
+        ["initiated"],
+        { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-03-03", bankReference: "BR1", authCode: "A1" },
+        T0 + 20_000,
+      );
     });
     store.db.exec(`
       INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, proc_return_code,

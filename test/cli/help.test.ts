@@ -10,7 +10,8 @@ type Leaf = { path: string; description: string };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function leaves(cmd: CommandDef<any>, path: string): Promise<Leaf[]> {
-  const resolve = async <T>(x: T | (() => T | Promise<T>) | Promise<T>): Promise<T> => (typeof x === "function" ? await (x as () => T)() : await x);
+  const resolve = async <T>(x: T | (() => T | Promise<T>) | Promise<T>): Promise<T> =>
+    typeof x === "function" ? await (x as () => T)() : await x;
   const subs = cmd.subCommands ? await resolve(cmd.subCommands) : undefined;
   if (!subs || Object.keys(subs).length === 0) {
     const meta = cmd.meta ? await resolve(cmd.meta) : undefined;

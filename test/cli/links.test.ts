@@ -9,8 +9,16 @@ describe("product 14: kasa links list|show", () => {
     const file = await moneyDb();
     expect(await runJson(linksCommand, ["list", "--db", file])).toEqual([
       {
-        id: "pl_cli0000000000000001", partnerId: "ptn_test", partnerReference: 1, terminalId: "T-1", status: "completed", amount: 10_000,
-        customerCommissionShareBps: 0, description: "Order 1", expiresAt: "2026-03-09T09:00:00.000Z", createdAt: "2026-03-02T08:59:00.000Z",
+        id: "pl_cli0000000000000001",
+        partnerId: "ptn_test",
+        partnerReference: 1,
+        terminalId: "T-1",
+        status: "completed",
+        amount: 10_000,
+        customerCommissionShareBps: 0,
+        description: "Order 1",
+        expiresAt: "2026-03-09T09:00:00.000Z",
+        createdAt: "2026-03-02T08:59:00.000Z",
       },
     ]);
     expect(await runJson(linksCommand, ["list", "--partner", "ptn_other", "--db", file])).toEqual([]);
@@ -18,11 +26,26 @@ describe("product 14: kasa links list|show", () => {
   });
 
   it("show --json is interface 2.1's record plus owner, terminal and payments", async () => {
-    const out = await runJson<Link>(linksCommand, ["show", "pl_cli0000000000000001", "--base-url", "https://pay.example/", "--db", await moneyDb()]);
+    const out = await runJson<Link>(linksCommand, [
+      "show",
+      "pl_cli0000000000000001",
+      "--base-url",
+      "https://pay.example/",
+      "--db",
+      await moneyDb(),
+    ]);
     expect(out).toMatchObject({
-      id: "pl_cli0000000000000001", token: "tok_cli", url: "https://pay.example/l/tok_cli", status: "completed", amount: 10_000,
-      allowedInstallmentCounts: [1, 3], items: [{ name: "Mug", note: null, amount: 10_000 }], payerName: null,
-      partnerId: "ptn_test", terminalId: "T-1", payments: [{ paymentCode: "pay_cli0000000000000001", status: "captured" }],
+      id: "pl_cli0000000000000001",
+      token: "tok_cli",
+      url: "https://pay.example/l/tok_cli",
+      status: "completed",
+      amount: 10_000,
+      allowedInstallmentCounts: [1, 3],
+      items: [{ name: "Mug", note: null, amount: 10_000 }],
+      payerName: null,
+      partnerId: "ptn_test",
+      terminalId: "T-1",
+      payments: [{ paymentCode: "pay_cli0000000000000001", status: "captured" }],
     });
   });
 
@@ -40,7 +63,10 @@ describe("product 14: kasa links list|show", () => {
 
   it("errors: unknown link exit 1, bad status exit 2", async () => {
     const file = await moneyDb();
-    expect(await runError(linksCommand, ["show", "pl_nope", "--db", file])).toEqual({ message: "unknown payment link pl_nope", exitCode: 1 });
+    expect(await runError(linksCommand, ["show", "pl_nope", "--db", file])).toEqual({
+      message: "unknown payment link pl_nope",
+      exitCode: 1,
+    });
     expect(await runError(linksCommand, ["list", "--status", "open", "--db", file])).toMatchObject({ exitCode: 2 });
   });
 });

@@ -42,17 +42,41 @@ describe("product 19 kasa check", () => {
   });
 
   it.each([
-    ["money not conserved (commission + net != amount)", `UPDATE payments SET net_to_partner = 9000 WHERE code = '${PAY}'`, /^money: payment pay_cli0000000000000001 amount 10000 != commission 199 \+ net 9000$/],
-    ["refunded amount disagrees with the approved refunds", `UPDATE payments SET refunded_amount = 0 WHERE code = '${PAY}'`, /^money: payment pay_cli0000000000000001 records 0 refunded/],
+    [
+      "money not conserved (commission + net != amount)",
+      `UPDATE payments SET net_to_partner = 9000 WHERE code = '${PAY}'`,
+      /^money: payment pay_cli0000000000000001 amount 10000 != commission 199 \+ net 9000$/,
+    ],
+    [
+      "refunded amount disagrees with the approved refunds",
+      `UPDATE payments SET refunded_amount = 0 WHERE code = '${PAY}'`,
+      /^money: payment pay_cli0000000000000001 records 0 refunded/,
+    ],
     [
       "refunds above the capture",
       `UPDATE refunds SET amount = 20000 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 20000 WHERE code = '${PAY}'`,
       /^refunds: payment pay_cli0000000000000001 has 20000 refunded against a capture of 10000$/,
     ],
-    ["refund of a payment never captured", `UPDATE refunds SET payment_code = 'pay_cli0000000000000002', amount = 0 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 0; INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, created_at_ms, updated_at_ms) VALUES ('rfd_x', 'pay_cli0000000000000002', 'ptn_test', 'R-X', 'void', 'pending', 5, 1, 1)`, /^refunds: payment pay_cli0000000000000002 has 5 refunded against a capture of 0$/],
-    ["two outbox rows for one event", DELIVERY("whd_a", "payment.captured", PAY) + DELIVERY("whd_b", "payment.captured", PAY), /^outbox: 2 rows for one payment.captured event of pay_cli0000000000000001$/],
-    ["an outbox row carrying another event's id", DELIVERY("whd_a", "payment.captured", PAY).replace('{"id":"whd_a"', '{"id":"whd_z"'), /^outbox: delivery whd_a carries another event's id$/],
-    ["a foreign key to nothing", `UPDATE payments SET terminal_id = 'T-GONE' WHERE code = '${PAY}'`, /^foreign key: a row of payments points at a missing terminals row$/],
+    [
+      "refund of a payment never captured",
+      `UPDATE refunds SET payment_code = 'pay_cli0000000000000002', amount = 0 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 0; INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, created_at_ms, updated_at_ms) VALUES ('rfd_x', 'pay_cli0000000000000002', 'ptn_test', 'R-X', 'void', 'pending', 5, 1, 1)`,
+      /^refunds: payment pay_cli0000000000000002 has 5 refunded against a capture of 0$/,
+    ],
+    [
+      "two outbox rows for one event",
+      DELIVERY("whd_a", "payment.captured", PAY) + DELIVERY("whd_b", "payment.captured", PAY),
+      /^outbox: 2 rows for one payment.captured event of pay_cli0000000000000001$/,
+    ],
+    [
+      "an outbox row carrying another event's id",
+      DELIVERY("whd_a", "payment.captured", PAY).replace('{"id":"whd_a"', '{"id":"whd_z"'),
+      /^outbox: delivery whd_a carries another event's id$/,
+    ],
+    [
+      "a foreign key to nothing",
+      `UPDATE payments SET terminal_id = 'T-GONE' WHERE code = '${PAY}'`,
+      /^foreign key: a row of payments points at a missing terminals row$/,
+    ],
   ])("finds %s: one line, exit 1", async (_name, sql, line) => {
     const db = await moneyDb();
     await tamper(db, sql);
@@ -64,14 +88,22 @@ describe("product 19 kasa check", () => {
 
   it("repeated refund and test events are not duplicates", async () => {
     const db = await moneyDb();
-    await tamper(db, DELIVERY("whd_a", "refund.approved", PAY) + DELIVERY("whd_b", "refund.approved", PAY) + DELIVERY("whd_c", "webhook.test", PAY) + DELIVERY("whd_d", "webhook.test", PAY));
+    await tamper(
+      db,
+      DELIVERY("whd_a", "refund.approved", PAY) +
+        DELIVERY("whd_b", "refund.approved", PAY) +
+        DELIVERY("whd_c", "webhook.test", PAY) +
+        DELIVERY("whd_d", "webhook.test", PAY),
+    );
     expect((await check(db)).failed).toBe(false);
   });
 
   it("finds a damaged index (integrity_check)", async () => {
     const db = await moneyDb();
     const store = await openStore(db);
-    const { root } = store.db.prepare("SELECT rootpage AS root FROM sqlite_master WHERE name = 'payments_by_partner'").get<{ root: number }>()!;
+    const { root } = store.db
+      .prepare("SELECT rootpage AS root FROM sqlite_master WHERE name = 'payments_by_partner'")
+      .get<{ root: number }>()!;
     const { size } = store.db.prepare("SELECT page_size AS size FROM pragma_page_size").get<{ size: number }>()!;
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     await store.close();
@@ -108,7 +140,11 @@ describe("product 19 kasa backup", () => {
   });
 
   it.each([
-    ["a directory that does not exist", (dir: string) => join(dir, "no-such-dir", "b.db"), /^cannot write .*no-such-dir\/b\.db \(ENOENT\)$/],
+    [
+      "a directory that does not exist",
+      (dir: string) => join(dir, "no-such-dir", "b.db"),
+      /^cannot write .*no-such-dir\/b\.db \(ENOENT\)$/,
+    ],
     ["an existing file", (dir: string) => (writeFileSync(join(dir, "taken.db"), "keep"), join(dir, "taken.db")), /already exists/],
   ])("refuses %s: one line, exit 1, nothing changed", async (_name, pathFor, message) => {
     const db = await moneyDb();
@@ -158,11 +194,15 @@ describe("product 19 kasa restore", () => {
 
   it.each([
     ["a text file", (f: string) => writeFileSync(f, "not a database at all, just words ".repeat(200)), /is not a kasa database/],
-    ["another SQLite database", async (f: string) => {
-      const other = await openDb(f);
-      other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
-      other.close();
-    }, /is not a kasa database/],
+    [
+      "another SQLite database",
+      async (f: string) => {
+        const other = await openDb(f);
+        other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
+        other.close();
+      },
+      /is not a kasa database/,
+    ],
     ["a corrupt kasa database", "corrupt" as const, /is (corrupt|not a kasa database or is corrupt)/],
   ])("refuses %s: exit 1, the target unchanged", async (_name, make: "corrupt" | ((f: string) => unknown), message) => {
     const db = await moneyDb();

@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { partnersCommand } from "../../cli/commands/partners";
 import { runError, runHuman, runJson, seededDb } from "./cli-run";
 
-type Partner = Record<string, unknown> & { webhook: { url: string | null; secretHint: string | null }; amountLimits: { min: number | null; max: number | null } };
+type Partner = Record<string, unknown> & {
+  webhook: { url: string | null; secretHint: string | null };
+  amountLimits: { min: number | null; max: number | null };
+};
 type Detail = Partner & { acceptance: { acceptingPayments: boolean }; terminals: string[] };
 
 describe("product 14: kasa partners list|show", () => {
@@ -14,10 +17,17 @@ describe("product 14: kasa partners list|show", () => {
     const out = await runJson<Partner[]>(partnersCommand, ["list", "--db", db]);
     expect(out.map((p) => p.id)).toEqual(["ptn_other", "ptn_test"]);
     expect(out[1]).toEqual({
-      id: "ptn_test", name: "Test Shop", status: "active", allowedRedirectHosts: ["shop.example"],
-      amountLimits: { min: null, max: null }, cardAttemptLimit: 3, installmentCap: 12,
-      webhook: { url: "http://127.0.0.1:9/hooks", secretHint: "…cret" }, rateLimitMultiplier: 1,
-      payoutAccount: "TR000000000000000000000001", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      id: "ptn_test",
+      name: "Test Shop",
+      status: "active",
+      allowedRedirectHosts: ["shop.example"],
+      amountLimits: { min: null, max: null },
+      cardAttemptLimit: 3,
+      installmentCap: 12,
+      webhook: { url: "http://127.0.0.1:9/hooks", secretHint: "…cret" },
+      rateLimitMultiplier: 1,
+      payoutAccount: "TR000000000000000000000001",
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(JSON.stringify(out)).not.toContain("whsec_test_secret");
   });
@@ -56,21 +66,55 @@ describe("product 14: kasa partners set", () => {
   it("changes the given settings only and prints the partner", async () => {
     const db = await seededDb();
     const out = await runJson<Detail>(partnersCommand, [
-      "set", "ptn_test", "--status", "suspended", "--amount-min", "100", "--amount-max", "5000000",
-      "--allowed-hosts", "a.example,b.example,a.example", "--card-attempt-limit", "5", "--rate-limit-multiplier", "2.5",
-      "--webhook-secret-file", secretFile("whsec_0123456789abcdef\n"), "--db", db,
+      "set",
+      "ptn_test",
+      "--status",
+      "suspended",
+      "--amount-min",
+      "100",
+      "--amount-max",
+      "5000000",
+      "--allowed-hosts",
+      "a.example,b.example,a.example",
+      "--card-attempt-limit",
+      "5",
+      "--rate-limit-multiplier",
+      "2.5",
+      "--webhook-secret-file",
+      secretFile("whsec_0123456789abcdef\n"),
+      "--db",
+      db,
     ]);
     expect(out).toMatchObject({
-      status: "suspended", amountLimits: { min: 100, max: 5_000_000 }, allowedRedirectHosts: ["a.example", "b.example"],
-      cardAttemptLimit: 5, rateLimitMultiplier: 2.5, installmentCap: 12, name: "Test Shop",
-      webhook: { url: "http://127.0.0.1:9/hooks", secretHint: "…cdef" }, acceptance: { acceptingPayments: false, partnerStatus: "suspended" },
+      status: "suspended",
+      amountLimits: { min: 100, max: 5_000_000 },
+      allowedRedirectHosts: ["a.example", "b.example"],
+      cardAttemptLimit: 5,
+      rateLimitMultiplier: 2.5,
+      installmentCap: 12,
+      name: "Test Shop",
+      webhook: { url: "http://127.0.0.1:9/hooks", secretHint: "…cdef" },
+      acceptance: { acceptingPayments: false, partnerStatus: "suspended" },
     });
     expect(await runJson(partnersCommand, ["show", "ptn_test", "--db", db])).toEqual(out);
   });
 
   it('"none" removes an optional setting', async () => {
     const db = await seededDb();
-    const out = await runJson<Partner>(partnersCommand, ["set", "ptn_test", "--installment-cap", "none", "--webhook-url", "none", "--allowed-hosts", "none", "--payout-account", "none", "--db", db]);
+    const out = await runJson<Partner>(partnersCommand, [
+      "set",
+      "ptn_test",
+      "--installment-cap",
+      "none",
+      "--webhook-url",
+      "none",
+      "--allowed-hosts",
+      "none",
+      "--payout-account",
+      "none",
+      "--db",
+      db,
+    ]);
     expect(out).toMatchObject({ installmentCap: null, allowedRedirectHosts: null, payoutAccount: null, webhook: { url: null } });
   });
 
@@ -109,6 +153,9 @@ describe("product 14: kasa partners set", () => {
 
   it("an unknown partner is exit 1", async () => {
     const db = await seededDb();
-    expect(await runError(partnersCommand, ["set", "ptn_nope", "--status", "closed", "--db", db])).toEqual({ message: "unknown partner ptn_nope", exitCode: 1 });
+    expect(await runError(partnersCommand, ["set", "ptn_nope", "--status", "closed", "--db", db])).toEqual({
+      message: "unknown partner ptn_nope",
+      exitCode: 1,
+    });
   });
 });

@@ -3,8 +3,13 @@ import { payoutsCommand } from "../../cli/commands/payouts";
 import { moneyDb, runError, runHuman, runJson } from "./cli-run";
 
 const BATCH = {
-  payoutBatchId: "pob_cli0000000000000001", partnerId: "ptn_test", day: "2026-03-03", amount: 8801, status: "paid_out",
-  createdAt: "2026-03-03T09:00:00.000Z", updatedAt: "2026-03-03T09:00:00.000Z",
+  payoutBatchId: "pob_cli0000000000000001",
+  partnerId: "ptn_test",
+  day: "2026-03-03",
+  amount: 8801,
+  status: "paid_out",
+  createdAt: "2026-03-03T09:00:00.000Z",
+  updatedAt: "2026-03-03T09:00:00.000Z",
 };
 
 describe("product 14: kasa payouts list|show", () => {
@@ -31,7 +36,10 @@ describe("product 14: kasa payouts list|show", () => {
 
   it("errors: unknown batch exit 1, bad limit exit 2", async () => {
     const file = await moneyDb();
-    expect(await runError(payoutsCommand, ["show", "pob_nope", "--db", file])).toEqual({ message: "unknown payout batch pob_nope", exitCode: 1 });
+    expect(await runError(payoutsCommand, ["show", "pob_nope", "--db", file])).toEqual({
+      message: "unknown payout batch pob_nope",
+      exitCode: 1,
+    });
     expect(await runError(payoutsCommand, ["list", "--limit", "201", "--db", file])).toMatchObject({ exitCode: 2 });
   });
 });

@@ -47,7 +47,20 @@ describe("product 15: kasa seed FILE", () => {
 
   it("running the same seed twice is a no-op", async () => {
     const { dir, db } = tempDb();
-    const file = { ...TEST_SEED, agreements: [{ partner: "ptn_test", agreementCode: "DPA", agreementName: "DP", version: "1", requirement: "consent", kind: "first", accepted: true }] };
+    const file = {
+      ...TEST_SEED,
+      agreements: [
+        {
+          partner: "ptn_test",
+          agreementCode: "DPA",
+          agreementName: "DP",
+          version: "1",
+          requirement: "consent",
+          kind: "first",
+          accepted: true,
+        },
+      ],
+    };
     await seed(db, dir, file);
     const first = await dump(db);
     await seed(db, dir, file);
@@ -58,7 +71,10 @@ describe("product 15: kasa seed FILE", () => {
     ["partners[0].status", { partners: [{ id: "p", name: "P", status: "sleeping" }] }],
     ["partners[0].name", { partners: [{ id: "p" }] }],
     ["partners[0].apiKeys[0]", { partners: [{ id: "p", name: "P", apiKeys: ["short"] }] }],
-    ["terminals[0].rates[0].rateBps", { ...TEST_SEED, terminals: [{ ...TEST_SEED.terminals![0]!, rates: [{ count: 1, rateBps: 10000 }] }] }],
+    [
+      "terminals[0].rates[0].rateBps",
+      { ...TEST_SEED, terminals: [{ ...TEST_SEED.terminals![0]!, rates: [{ count: 1, rateBps: 10000 }] }] },
+    ],
     ["terminals[0].connection", { ...TEST_SEED, terminals: [{ ...TEST_SEED.terminals![0]!, connection: "missing" }] }],
     ["bins[0].bin", { bins: [{ bin: "1234", family: "credit" }] }],
     ["connections[0].psp", { connections: [{ id: "c", psp: "nope" }] }],
@@ -80,7 +96,9 @@ describe("product 15: kasa seed FILE", () => {
   it("may refer to rows that already exist in the database (product 16)", async () => {
     const { dir, db } = tempDb();
     await seed(db, dir, TEST_SEED);
-    await seed(db, dir, { terminals: [{ id: "T-9", partner: "ptn_test", connection: "vpos-1", installments: [1], rates: [{ count: 1, rateBps: 100 }] }] });
+    await seed(db, dir, {
+      terminals: [{ id: "T-9", partner: "ptn_test", connection: "vpos-1", installments: [1], rates: [{ count: 1, rateBps: 100 }] }],
+    });
     expect((await dump(db)).terminals).toHaveLength(5);
   });
 });

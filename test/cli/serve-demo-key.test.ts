@@ -29,7 +29,11 @@ describe("product 23: serve refuses the published demo key", () => {
   it("kasa serve on a sandbox database stops with a one-line error naming the fix", async () => {
     const { db, keyId } = await sandboxDb();
     const run = runServer({ mode: "serve", db, port: 0, host: "127.0.0.1", trustProxy: false, allowPrivateWebhooks: false });
-    await expect(run).rejects.toThrow(new RegExp(`^the published sandbox demo key \\(${keyId}\\) is active on .*: revoke it \\(kasa keys revoke ${keyId} --db .*\\) or start with --allow-demo-key$`));
+    await expect(run).rejects.toThrow(
+      new RegExp(
+        `^the published sandbox demo key \\(${keyId}\\) is active on .*: revoke it \\(kasa keys revoke ${keyId} --db .*\\) or start with --allow-demo-key$`,
+      ),
+    );
   });
 
   it.each([

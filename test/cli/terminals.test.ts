@@ -7,15 +7,32 @@ type Terminal = Record<string, unknown> & { id: string };
 describe("product 14: kasa terminals list|show", () => {
   it("list --json prints every terminal; --partner narrows it", async () => {
     const db = await seededDb();
-    expect((await runJson<Terminal[]>(terminalsCommand, ["list", "--db", db])).map((t) => t.id)).toEqual(["T-1", "T-NET", "T-OFF", "T-OTHER"]);
-    expect((await runJson<Terminal[]>(terminalsCommand, ["list", "--partner", "ptn_other", "--db", db])).map((t) => t.id)).toEqual(["T-OTHER"]);
+    expect((await runJson<Terminal[]>(terminalsCommand, ["list", "--db", db])).map((t) => t.id)).toEqual([
+      "T-1",
+      "T-NET",
+      "T-OFF",
+      "T-OTHER",
+    ]);
+    expect((await runJson<Terminal[]>(terminalsCommand, ["list", "--partner", "ptn_other", "--db", db])).map((t) => t.id)).toEqual([
+      "T-OTHER",
+    ]);
   });
 
   it("show --json prints every field of product 4, rates included", async () => {
     const db = await seededDb();
     expect(await runJson(terminalsCommand, ["show", "T-NET", "--db", db])).toEqual({
-      id: "T-NET", partnerId: "ptn_test", connectionId: "vpos-1", active: true, commissionBasis: "net", installments: [1, 3, 6],
-      infrastructure: "standard", directCollection: false, valueDays: 1, valueDaysByCount: null, bank: "Demo Bank B", allowedCardFamilies: null,
+      id: "T-NET",
+      partnerId: "ptn_test",
+      connectionId: "vpos-1",
+      active: true,
+      commissionBasis: "net",
+      installments: [1, 3, 6],
+      infrastructure: "standard",
+      directCollection: false,
+      valueDays: 1,
+      valueDaysByCount: null,
+      bank: "Demo Bank B",
+      allowedCardFamilies: null,
       rates: [
         { count: 1, brand: null, onUs: null, rateBps: 220, fixedFee: null },
         { count: 3, brand: null, onUs: null, rateBps: 480, fixedFee: null },
@@ -41,12 +58,36 @@ describe("product 14: kasa terminals set", () => {
   it("changes the given switches, sorting the installment set", async () => {
     const db = await seededDb();
     const out = await runJson<Terminal>(terminalsCommand, [
-      "set", "T-1", "--active", "false", "--installments", "6,1,3,3", "--commission-basis", "net", "--infrastructure", "extended",
-      "--direct-collection", "true", "--value-days", "2", "--bank", "none", "--card-families", "credit,debit", "--db", db,
+      "set",
+      "T-1",
+      "--active",
+      "false",
+      "--installments",
+      "6,1,3,3",
+      "--commission-basis",
+      "net",
+      "--infrastructure",
+      "extended",
+      "--direct-collection",
+      "true",
+      "--value-days",
+      "2",
+      "--bank",
+      "none",
+      "--card-families",
+      "credit,debit",
+      "--db",
+      db,
     ]);
     expect(out).toMatchObject({
-      active: false, installments: [1, 3, 6], commissionBasis: "net", infrastructure: "extended", directCollection: true,
-      valueDays: 2, bank: null, allowedCardFamilies: ["credit", "debit"],
+      active: false,
+      installments: [1, 3, 6],
+      commissionBasis: "net",
+      infrastructure: "extended",
+      directCollection: true,
+      valueDays: 2,
+      bank: null,
+      allowedCardFamilies: ["credit", "debit"],
     });
     expect((out.rates as unknown[]).length).toBe(7);
     expect(await runJson(terminalsCommand, ["show", "T-1", "--db", db])).toEqual(out);
@@ -72,6 +113,9 @@ describe("product 14: kasa terminals set", () => {
 
   it("an unknown terminal is exit 1", async () => {
     const db = await seededDb();
-    expect(await runError(terminalsCommand, ["set", "T-NOPE", "--active", "true", "--db", db])).toEqual({ message: "unknown terminal T-NOPE", exitCode: 1 });
+    expect(await runError(terminalsCommand, ["set", "T-NOPE", "--active", "true", "--db", db])).toEqual({
+      message: "unknown terminal T-NOPE",
+      exitCode: 1,
+    });
   });
 });

@@ -7,7 +7,17 @@ type User = { id: string; partnerId: string; email: string; role: string; status
 describe("product 18: kasa users add|list|disable|enable|reset-password", () => {
   it("add prints a one-time password once; list shows the user without it", async () => {
     const db = await seededDb();
-    const added = await runJson<User>(usersCommand, ["add", "--partner", "ptn_test", "--email", "Ali@Example.com", "--role", "staff", "--db", db]);
+    const added = await runJson<User>(usersCommand, [
+      "add",
+      "--partner",
+      "ptn_test",
+      "--email",
+      "Ali@Example.com",
+      "--role",
+      "staff",
+      "--db",
+      db,
+    ]);
     expect(added).toMatchObject({ partnerId: "ptn_test", email: "ali@example.com", role: "staff", status: "active" });
     expect(added.password).toMatch(/^[0-9A-Za-z]{20}$/);
     const list = await runJson<User[]>(usersCommand, ["list", "--partner", "ptn_test", "--db", db]);
@@ -26,13 +36,27 @@ describe("product 18: kasa users add|list|disable|enable|reset-password", () => 
   it("one account per address, and an unknown partner is refused", async () => {
     const db = await seededDb();
     await runJson(usersCommand, ["add", "--partner", "ptn_test", "--email", "a@example.com", "--role", "viewer", "--db", db]);
-    await expect(runJson(usersCommand, ["add", "--partner", "ptn_other", "--email", "A@example.com", "--role", "viewer", "--db", db])).rejects.toThrow(/already has an account/);
-    await expect(runJson(usersCommand, ["add", "--partner", "ptn_nope", "--email", "b@example.com", "--role", "viewer", "--db", db])).rejects.toThrow(/unknown partner/);
+    await expect(
+      runJson(usersCommand, ["add", "--partner", "ptn_other", "--email", "A@example.com", "--role", "viewer", "--db", db]),
+    ).rejects.toThrow(/already has an account/);
+    await expect(
+      runJson(usersCommand, ["add", "--partner", "ptn_nope", "--email", "b@example.com", "--role", "viewer", "--db", db]),
+    ).rejects.toThrow(/unknown partner/);
   });
 
   it("disable, enable and reset-password (a new one-time password)", async () => {
     const db = await seededDb();
-    const added = await runJson<User>(usersCommand, ["add", "--partner", "ptn_test", "--email", "a@example.com", "--role", "viewer", "--db", db]);
+    const added = await runJson<User>(usersCommand, [
+      "add",
+      "--partner",
+      "ptn_test",
+      "--email",
+      "a@example.com",
+      "--role",
+      "viewer",
+      "--db",
+      db,
+    ]);
     expect((await runJson<User>(usersCommand, ["disable", "a@example.com", "--db", db])).status).toBe("disabled");
     expect((await runJson<User>(usersCommand, ["enable", added.id, "--db", db])).status).toBe("active");
     const reset = await runJson<User>(usersCommand, ["reset-password", "a@example.com", "--db", db]);

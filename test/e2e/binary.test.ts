@@ -9,7 +9,6 @@ import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
 
-
 describe("issue 2 end to end: the compiled binary", () => {
   it("kasa sandbox prints its key, answers the acceptance endpoint and stops cleanly on SIGTERM", async () => {
     const port = await freePort();

@@ -86,7 +86,9 @@ describe("issue 10 end to end: operator commands of the compiled binary", () => 
     expect(r.code, r.err).toBe(0);
     const doc = JSON.parse(r.out);
     expect(doc).toMatchObject({ openapi: "3.1.0", servers: [{ url: "https://pay.example" }] });
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/payments", "/v1/payments/{paymentCode}", "/sandbox/payments/{paymentCode}/simulate"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/v1/payments", "/v1/payments/{paymentCode}", "/sandbox/payments/{paymentCode}/simulate"]),
+    );
     expect(doc.paths["/v1/payments"].post.responses["201"].content["application/json"].example.paymentCode).toMatch(/^pay_/);
   });
 });

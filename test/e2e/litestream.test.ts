@@ -13,12 +13,17 @@ import { freePort } from "../support/free-port";
 const BINARY = "dist/kasa";
 const LITESTREAM = "node_modules/@flydotio/litestream-linux-x64/litestream";
 
-
 function createPayment(port: number, key: string, txCode: string): Promise<string | null> {
   return new Promise((resolve) => {
     const data = JSON.stringify({ amount: 10_000, partnerTxCode: txCode, terminalId: "T-1001", returnUrl: "https://shop.example/done" });
     const req = request(
-      { host: "127.0.0.1", port, path: "/v1/payments", method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/v1/payments",
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) },
+      },
       (res) => {
         let text = "";
         res.on("data", (d) => (text += String(d)));
@@ -36,7 +41,9 @@ describe("product 19 Litestream: disaster recovery copy of a serving kasa", () =
     const db = join(dir, "kasa.db");
     const replica = `file://${join(dir, "replica")}`;
     const port = await freePort();
-    const kasa = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--limits", "off", "--log-format", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+    const kasa = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--limits", "off", "--log-format", "json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     kasa.stdout.on("data", (d) => (out += String(d)));
     kasa.stderr.on("data", (d) => (out += String(d)));

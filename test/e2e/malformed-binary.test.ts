@@ -13,7 +13,6 @@ import { freePort } from "../support/free-port";
 let child: ChildProcess;
 let port = 0;
 
-
 beforeAll(async () => {
   port = await freePort();
   const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-malformed-")), "sandbox.db");
@@ -42,7 +41,8 @@ function raw(request: Buffer): Promise<{ status: number; headers: Record<string,
   });
 }
 
-const request = (line: string, extra = "") => Buffer.from(`${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`, "latin1");
+const request = (line: string, extra = "") =>
+  Buffer.from(`${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`, "latin1");
 const bigHeader = `X-Big: ${"a".repeat(40_000)}\r\n`;
 const manyHeaders = Array.from({ length: 150 }, (_, i) => `X-H${i}: v\r\n`).join("");
 

@@ -15,12 +15,13 @@ function listenAny(): Promise<{ server: Server; port: number }> {
   });
 }
 
-
 describe("product 19 metrics listener in the compiled binary", () => {
   it("serves /metrics on --metrics-port (not on the API port); SIGTERM still exits 0", async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
     const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
-    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--metrics-port", String(metricsPort)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--metrics-port", String(metricsPort)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += String(d)));
     child.stderr.on("data", (d) => (out += String(d)));
@@ -39,7 +40,10 @@ describe("product 19 metrics listener in the compiled binary", () => {
   it("a metrics port in use: one line on stderr, exit 1, no database created", async () => {
     const { server, port } = await listenAny();
     const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "never.db");
-    const r = spawnSync(BINARY, ["serve", "--port", String(await freePort()), "--db", db, "--metrics-port", String(port)], { encoding: "utf8", timeout: 20_000 });
+    const r = spawnSync(BINARY, ["serve", "--port", String(await freePort()), "--db", db, "--metrics-port", String(port)], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     await new Promise((res) => server.close(res));
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([`kasa: --metrics-port ${port}: 127.0.0.1:${port} is already in use`]);

@@ -14,7 +14,6 @@ afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
 });
 
-
 function start(args: string[]) {
   const child = spawn("dist/kasa", args, { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
@@ -45,14 +44,27 @@ describe("issue 22 the sandbox tour: create, simulate, tail, read", () => {
 
     const tail = start(["webhooks", "tail", "--json", "--db", db]);
     await new Promise((r) => setTimeout(r, 500));
-    const created = await (await fetch(`${base}/v1/payments`, { method: "POST", headers, body: JSON.stringify({ amount: 125_000, partnerTxCode: "tour-1", terminalId: "T-1001", returnUrl: "https://shop.example/return" }) })).json();
-    const simulated = await fetch(`${base}/sandbox/payments/${created.paymentCode}/simulate`, { method: "POST", headers, body: JSON.stringify({ card: "4000001100000009" }) });
+    const created = await (
+      await fetch(`${base}/v1/payments`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ amount: 125_000, partnerTxCode: "tour-1", terminalId: "T-1001", returnUrl: "https://shop.example/return" }),
+      })
+    ).json();
+    const simulated = await fetch(`${base}/sandbox/payments/${created.paymentCode}/simulate`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ card: "4000001100000009" }),
+    });
     expect(simulated.status).toBe(200);
     expect(await simulated.json()).toMatchObject({ paymentCode: created.paymentCode, status: "captured", outcome: "captured" });
 
     // The demo webhook URL (127.0.0.1:9000) has no receiver here: the first attempt fails and is retried.
     await waitFor(() => tail.out.text.split("\n").filter(Boolean).length >= 2, "the delivery and its first attempt");
-    const lines = tail.out.text.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = tail.out.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ kind: "delivery", partnerId: "ptn_demo", type: "payment.captured" });
     expect(lines[1]).toMatchObject({ kind: "attempt", deliveryId: lines[0].id, n: 1, outcome: "retry" });
 

@@ -9,7 +9,6 @@ import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
 
-
 type Outcome = { status: number; body: string } | { error: string };
 
 /** One POST on its own connection (no keep-alive), so a refused connection is told apart from a reset. */
@@ -17,7 +16,14 @@ function post(port: number, path: string, key: string, body: unknown): Promise<O
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = request(
-      { host: "127.0.0.1", port, path, method: "POST", agent: false, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) } },
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) },
+      },
       (res) => {
         let text = "";
         res.on("data", (d) => (text += String(d)));
@@ -36,7 +42,9 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
   it("SIGTERM under load: exit 0, every answered payment is in the database, only connection errors after SIGTERM", async () => {
     const port = await freePort();
     const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
-    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--limits", "off", "--log-format", "json"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--limits", "off", "--log-format", "json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += String(d)));
     child.stderr.on("data", (d) => (out += String(d)));
@@ -52,7 +60,12 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
     let stopping = false;
     const worker = async () => {
       for (;;) {
-        const r = await post(port, "/v1/payments", key, { amount: 10_000, partnerTxCode: `sd-${++n}`, terminalId: "T-1001", returnUrl: "https://shop.example/done" });
+        const r = await post(port, "/v1/payments", key, {
+          amount: 10_000,
+          partnerTxCode: `sd-${++n}`,
+          terminalId: "T-1001",
+          returnUrl: "https://shop.example/done",
+        });
         if ("error" in r) {
           // After SIGTERM the listener is gone: the connection is refused (or, see above, reset).
           if (!stopping) failures.push(r.error);
@@ -78,6 +91,8 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
     expect(missing).toEqual([]);
     expect(ends.every((e) => e === "ECONNREFUSED" || e === "ECONNRESET")).toBe(true);
     // --log-format json: the request lines went out as JSON.
-    expect(out).toMatch(/^\{"time":"[^"]+","level":"info","tag":"sandbox","msg":"request","method":"POST","route":"\/v1\/payments","status":201/m);
+    expect(out).toMatch(
+      /^\{"time":"[^"]+","level":"info","tag":"sandbox","msg":"request","method":"POST","route":"\/v1\/payments","status":201/m,
+    );
   }, 60_000);
 });

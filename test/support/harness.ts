@@ -84,7 +84,9 @@ export async function harness(opts: HarnessOptions = {}) {
   const clock = new ManualClock(T0);
   const log = memoryLog();
   const limits = opts.limits ?? "off";
-  const rateLimiter = createRateLimiter({ limits: limits === "off" ? "off" : { ...defaultLimits(), ...(limits === "default" ? {} : limits) } });
+  const rateLimiter = createRateLimiter({
+    limits: limits === "off" ? "off" : { ...defaultLimits(), ...(limits === "default" ? {} : limits) },
+  });
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
   // Sandbox mode runs on the movable clock over the manual one, as `kasa sandbox` does over the system clock.
   const serviceClock = config.mode === "sandbox" ? new SandboxClock(0, clock) : clock;

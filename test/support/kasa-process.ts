@@ -58,13 +58,15 @@ let seq = 0;
  * Create -> handoff -> ACS (code 123456) -> callback: a captured payment, through the same pages a
  * browser without JavaScript uses. Answers the paymentCode.
  */
-export async function capture(
-  k: Kasa,
-  o: { amount?: number; terminalId?: string; pan?: string; key?: string } = {},
-): Promise<string> {
+export async function capture(k: Kasa, o: { amount?: number; terminalId?: string; pan?: string; key?: string } = {}): Promise<string> {
   const created = await k.post(
     "/v1/payments",
-    { amount: o.amount ?? 10_000, partnerTxCode: `rf-order-${++seq}`, terminalId: o.terminalId ?? "T-1", returnUrl: "https://shop.example/done" },
+    {
+      amount: o.amount ?? 10_000,
+      partnerTxCode: `rf-order-${++seq}`,
+      terminalId: o.terminalId ?? "T-1",
+      returnUrl: "https://shop.example/done",
+    },
     o.key === undefined ? undefined : { key: o.key },
   );
   if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);

@@ -7,7 +7,12 @@ import { TEST_SEED } from "./fixtures";
 type TerminalSeed = NonNullable<SeedFile["terminals"]>[number];
 
 const single = (id: string, partner: string, more: Partial<TerminalSeed> = {}): TerminalSeed => ({
-  id, partner, connection: "vpos-1", installments: [1], rates: [{ count: 1, rateBps: 199 }], ...more,
+  id,
+  partner,
+  connection: "vpos-1",
+  installments: [1],
+  rates: [{ count: 1, rateBps: 199 }],
+  ...more,
 });
 
 export const NO_ACCOUNT_KEY = "kasa_sk_noacct_dddddddddddddddddddddddddddd";
@@ -16,7 +21,13 @@ export const MONEY_SEED: SeedFile = {
   ...TEST_SEED,
   partners: [
     ...TEST_SEED.partners!,
-    { id: "ptn_noacct", name: "No Account Shop", status: "active", apiKeys: [NO_ACCOUNT_KEY], webhook: { url: "http://127.0.0.1:9/hooks", secret: "whsec_noacct" } },
+    {
+      id: "ptn_noacct",
+      name: "No Account Shop",
+      status: "active",
+      apiKeys: [NO_ACCOUNT_KEY],
+      webhook: { url: "http://127.0.0.1:9/hooks", secret: "whsec_noacct" },
+    },
   ],
   terminals: [
     ...TEST_SEED.terminals!,

@@ -43,9 +43,11 @@ export function checkAgainstOpenApi(method: string, path: string, status: number
   if (codes && !codes.includes((body as Json)?.error?.code)) {
     throw new Error(`OpenAPI: ${where}: error code ${(body as Json)?.error?.code} not documented (documented: ${codes.join(", ")})`);
   }
-  if (status === 429 && response.headers?.["Retry-After"] && !headers.get("retry-after")) throw new Error(`OpenAPI: ${where}: no Retry-After`);
+  if (status === 429 && response.headers?.["Retry-After"] && !headers.get("retry-after"))
+    throw new Error(`OpenAPI: ${where}: no Retry-After`);
   const schema = response.content?.["application/json"]?.schema as Json | undefined;
   if (!schema) return;
   const validate = validatorFor(`${op.operationId} ${status}`, schema);
-  if (!validate(body)) throw new Error(`OpenAPI: ${where}: body does not match: ${ajv.errorsText(validate.errors)}; body ${JSON.stringify(body)}`);
+  if (!validate(body))
+    throw new Error(`OpenAPI: ${where}: body does not match: ${ajv.errorsText(validate.errors)}; body ${JSON.stringify(body)}`);
 }

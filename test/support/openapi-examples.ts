@@ -19,14 +19,28 @@ export async function recordExamples(): Promise<Record<string, Example>> {
   };
   try {
     keep("getPaymentAcceptance", await h.get("/v1/payment-acceptance"));
-    const link = keep("createPaymentLink", await h.post("/v1/payment-links", { amount: 125_000, terminalId: "T-1", description: "Order 42", items: [{ name: "Tea", amount: 125_000 }] }));
+    const link = keep(
+      "createPaymentLink",
+      await h.post("/v1/payment-links", {
+        amount: 125_000,
+        terminalId: "T-1",
+        description: "Order 42",
+        items: [{ name: "Tea", amount: 125_000 }],
+      }),
+    );
     keep("getPaymentLink", await h.get(`/v1/payment-links/${link.id}`));
     keep("listPaymentLinks", await h.get("/v1/payment-links?page=0&size=20"));
     const other = (await h.post("/v1/payment-links", { amount: 5_000, terminalId: "T-1" })).json;
     keep("cancelPaymentLink", await h.del(`/v1/payment-links/${other.id}`));
     keep("getInstallmentOptions", await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1", baseAmount: 100_000 }));
     keep("getInstallmentOverview", await h.post("/v1/installment-options/overview", { terminalId: "T-1", baseAmount: 100_000 }));
-    const body = { amount: 125_000, partnerTxCode: "order-42", terminalId: "T-1", installment: 3, returnUrl: "https://shop.example/return" };
+    const body = {
+      amount: 125_000,
+      partnerTxCode: "order-42",
+      terminalId: "T-1",
+      installment: 3,
+      returnUrl: "https://shop.example/return",
+    };
     const created = keep("createPayment", await h.post("/v1/payments", body));
     keep("getPaymentByTxCode", await h.get("/v1/payments?partnerTxCode=order-42"));
     keep("simulatePayment", await h.post(`/sandbox/payments/${created.paymentCode}/simulate`, { card: "4000001100000009" }));
@@ -41,7 +55,10 @@ export async function recordExamples(): Promise<Record<string, Example>> {
     await h.post(`/sandbox/payments/${third.paymentCode}/simulate`, { card: "4000001100000009" });
     keep("getSandboxClock", await h.get("/sandbox/clock"));
     keep("moveSandboxClock", await h.post("/sandbox/clock", { advanceSeconds: 86_400 }));
-    keep("creditPayment", await h.post(`/v1/payments/${third.paymentCode}/refunds/credit`, { amount: 10_000, partnerRefundCode: "credit-44" }));
+    keep(
+      "creditPayment",
+      await h.post(`/v1/payments/${third.paymentCode}/refunds/credit`, { amount: 10_000, partnerRefundCode: "credit-44" }),
+    );
   } finally {
     await h.close();
   }

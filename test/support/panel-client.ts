@@ -23,7 +23,11 @@ export function panelClient(h: Harness, ip = "203.0.113.7") {
     const headers: Record<string, string> = { "x-forwarded-for": ip };
     if (cookie !== null) headers.cookie = cookie;
     if (fields) headers["content-type"] = "application/x-www-form-urlencoded";
-    const res = await h.runtime.app.request(`http://kasa.test${path}`, { method, headers, body: fields ? new URLSearchParams(fields).toString() : undefined });
+    const res = await h.runtime.app.request(`http://kasa.test${path}`, {
+      method,
+      headers,
+      body: fields ? new URLSearchParams(fields).toString() : undefined,
+    });
     const text = await res.text();
     if (res.status === 500) throw new Error(`unexpected 500 on ${method} ${path}: ${text}\n${h.log.lines.join("\n")}`);
     const set = res.headers.get("set-cookie");

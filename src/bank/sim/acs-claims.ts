@@ -30,8 +30,7 @@ export interface CallbackClaim {
 
 type Json = Record<string, unknown>;
 
-const isJsonObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isJsonObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isStr = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 const isInt = (value: unknown): value is number => Number.isSafeInteger(value);

@@ -14,5 +14,4 @@ export const formatTry = (amountMinor: number): string => {
 };
 
 /** First 6 + `******` + last 4 (product 5 `maskedPan`); null for anything that is not a PAN. */
-export const maskPan = (pan: string): string | null =>
-  /^\d{12,19}$/.test(pan) ? `${pan.slice(0, 6)}******${pan.slice(-4)}` : null;
+export const maskPan = (pan: string): string | null => (/^\d{12,19}$/.test(pan) ? `${pan.slice(0, 6)}******${pan.slice(-4)}` : null);

@@ -35,12 +35,7 @@ const approved = (secret: Sensitive<string>, reference: string): RefundResult =>
  * credit refunds: a same-day refund in the sandbox is a void (product 9), and these cards exist to
  * let integrators see `pending` and `declined` without waiting for day end.
  */
-export const toRefundResult = (
-  secret: Sensitive<string>,
-  profile: SimProfile,
-  reference: string,
-  nowMs: number,
-): RefundResult => {
+export const toRefundResult = (secret: Sensitive<string>, profile: SimProfile, reference: string, nowMs: number): RefundResult => {
   const requestedAtMs = toRefundRequestedAtMs(reference);
   if (requestedAtMs === null) return unknownReference();
   switch (profile) {

@@ -2,14 +2,7 @@ import { toHttpUrl, type PageResponse } from "../../html";
 import type { Sensitive } from "../../sensitive";
 import type { BankGateway, CaptureInput, CaptureResult, PayoutInput, PayoutResult, RefundResult } from "../gateway";
 import { renderAcsPage, type AcsPageOptions } from "./acs-page";
-import {
-  newPayoutReference,
-  newRefundReference,
-  toAuthCode,
-  toCaptureReference,
-  toProfileOfCapture,
-  type RefundKind,
-} from "./references";
+import { newPayoutReference, newRefundReference, toAuthCode, toCaptureReference, toProfileOfCapture, type RefundKind } from "./references";
 import { toRefundResult, unknownReference } from "./refund-results";
 import { isSimProfile, type SimProfile } from "./test-cards";
 import { assertPositiveInt, SIM_UNAUTHENTICATED, startSim3d, verifySimCallback } from "./three-d";

@@ -5,13 +5,7 @@
  */
 
 /** How a card behaves at the simulated bank; the only card fact the bank carries past 3D start. */
-export type SimProfile =
-  | "approve"
-  | "decline_at_3d"
-  | "auth_fails"
-  | "insufficient_funds"
-  | "refund_pending"
-  | "refund_declined";
+export type SimProfile = "approve" | "decline_at_3d" | "auth_fails" | "insufficient_funds" | "refund_pending" | "refund_declined";
 
 export const SIM_PROFILES: readonly SimProfile[] = [
   "approve",

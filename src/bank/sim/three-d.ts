@@ -19,11 +19,7 @@ export const assertPositiveInt = (name: string, value: number): void => {
  * The bank's 3D start: card checks and the card's profile, then the form to the ACS. The card's
  * profile is fixed here, signed into the request, so nothing the browser posts later can change it.
  */
-export const startSim3d = async (
-  secret: Sensitive<string>,
-  acsUrl: string,
-  input: Start3dInput,
-): Promise<Start3dResult> => {
+export const startSim3d = async (secret: Sensitive<string>, acsUrl: string, input: Start3dInput): Promise<Start3dResult> => {
   assertPositiveInt("amount", input.amount);
   assertPositiveInt("installment", input.installment);
   toHttpUrl(input.callbackUrl);
@@ -57,8 +53,6 @@ export const verifySimCallback = async (
   if (claim === null || claim.attemptId !== context.attemptId) return { ok: false };
   // The code is public test data, so a plain comparison is fine; the token is what is secret.
   const authenticated =
-    form[ACS_CALLBACK_FIELDS.action] !== "cancel" &&
-    form[ACS_CALLBACK_FIELDS.otp] === SIM_OTP &&
-    claim.profile !== "auth_fails";
+    form[ACS_CALLBACK_FIELDS.action] !== "cancel" && form[ACS_CALLBACK_FIELDS.otp] === SIM_OTP && claim.profile !== "auth_fails";
   return { ok: true, authenticated, bankProfile: authenticated ? claim.profile : SIM_UNAUTHENTICATED };
 };

@@ -14,8 +14,7 @@ import { SIM_TOKEN_MAX_CHARS } from "./sim-limits";
 export const keyedDigest = (secret: Sensitive<string>, label: string, data: string): Buffer =>
   createHmac("sha256", secret.reveal()).update(`kasa-sim-bank/${label}/v1\n`).update(data).digest();
 
-const macOf = (secret: Sensitive<string>, body: string): string =>
-  keyedDigest(secret, "token", body).toString("base64url");
+const macOf = (secret: Sensitive<string>, body: string): string => keyedDigest(secret, "token", body).toString("base64url");
 
 export const signToken = (secret: Sensitive<string>, payload: object): string => {
   const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");

@@ -11,7 +11,8 @@ type AcceptDeps = Pick<Deps, "store" | "clock">;
 
 /** Every pending version of the code, as the operator's command always did. */
 export async function acceptAgreement(deps: AcceptDeps, partnerId: string, code: string): Promise<void> {
-  if (!deps.store.q.acceptance.agreements(partnerId).some((a) => a.agreementCode === code)) fail("not_found", `unknown agreement ${code} for ${partnerId}`);
+  if (!deps.store.q.acceptance.agreements(partnerId).some((a) => a.agreementCode === code))
+    fail("not_found", `unknown agreement ${code} for ${partnerId}`);
   await deps.store.write((tx) => tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));
 }
 

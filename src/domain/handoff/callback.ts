@@ -8,10 +8,7 @@ import { ATTEMPT_TRANSITIONS } from "../payments/machine";
 import { capturePayment, expireIfDue, failPayment } from "../payments/transitions";
 import type { CallbackOutcome } from "./outcomes";
 
-type Closed =
-  | { kind: "rejected" }
-  | { kind: "done"; payment: PaymentRow }
-  | { kind: "capture"; payment: PaymentRow };
+type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 
 /**
  * Product 6.4: the ACS result for one attempt. The simulated bank is stateless, so a genuine token
@@ -20,11 +17,7 @@ type Closed =
  * nothing. Capture happens outside any unit, between recording "capturing" and the result, and
  * the payment moves only by conditional update: never captured twice.
  */
-export async function completeCallback(
-  deps: Deps,
-  attemptId: string,
-  form: Readonly<Record<string, string>>,
-): Promise<CallbackOutcome> {
+export async function completeCallback(deps: Deps, attemptId: string, form: Readonly<Record<string, string>>): Promise<CallbackOutcome> {
   const attempt = deps.store.q.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
   const verified = await deps.bank.verifyCallback(form, { attemptId, nowMs: deps.clock.nowMs() });

@@ -70,7 +70,8 @@ export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: numbe
   if (limit !== null) return refuse(limit, false);
   // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
   const link = onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
-  if (link !== null && !link.moved) return refuse(link.link.status === "expired" ? "payment_ref_expired" : "payment_prepare_already_started");
+  if (link !== null && !link.moved)
+    return refuse(link.link.status === "expired" ? "payment_ref_expired" : "payment_prepare_already_started");
   const attemptId = deps.ids.attemptId();
   tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
   const card = resolved.card;

@@ -19,9 +19,7 @@ export type BinCsvField = (typeof BIN_CSV_HEADER)[number];
 export const BIN_CSV_MAX_ROWS = 200_000;
 export const BIN_CSV_MAX_NAME_CHARS = 120;
 
-export type BinCsvResult =
-  | { ok: true; rows: BinRow[] }
-  | { ok: false; line: number; field: BinCsvField | null; message: string };
+export type BinCsvResult = { ok: true; rows: BinRow[] } | { ok: false; line: number; field: BinCsvField | null; message: string };
 
 type LineError = { field: BinCsvField | null; message: string };
 

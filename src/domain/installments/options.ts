@@ -15,9 +15,7 @@ import type {
 // `checkCount`, serves both the options list and the charge-time check, which is how 4.8's promise
 // holds by construction: a count is listed exactly when it is chargeable, at the same row.
 
-export type OptionsResult =
-  | { outcome: "ok"; options: InstallmentOptionJson[] }
-  | { outcome: "family_not_allowed" };
+export type OptionsResult = { outcome: "ok"; options: InstallmentOptionJson[] } | { outcome: "family_not_allowed" };
 
 /** Interface 7.4 numbers the reasons of installment_not_allowed; 4 belongs to payment links. */
 export type InstallmentRejectionReason = 1 | 2 | 3;
@@ -44,11 +42,7 @@ export function toEffectiveInstallments(terminalCounts: readonly number[], insta
  * A family outside `allowedCardFamilies` is the one case that is not a list (403, product.md 16);
  * a card type the connection refuses is an empty list (4.8).
  */
-export function optionsForCard(
-  terminal: TerminalPricing,
-  card: CardInfo | null,
-  request: QuoteRequest = {},
-): OptionsResult {
+export function optionsForCard(terminal: TerminalPricing, card: CardInfo | null, request: QuoteRequest = {}): OptionsResult {
   const refusal = checkCard(terminal, card);
   if (refusal?.code === "terminal_not_allowed") return { outcome: "family_not_allowed" };
   if (refusal !== null) return { outcome: "ok", options: [] };
@@ -67,12 +61,7 @@ export function optionsForCard(
  * (installment_not_allowed with its 7.4 reason). On success the option is the one
  * `optionsForCard` lists for that count: same row, same amounts.
  */
-export function isChargeable(
-  terminal: TerminalPricing,
-  card: CardInfo | null,
-  count: number,
-  request: QuoteRequest = {},
-): ChargeResult {
+export function isChargeable(terminal: TerminalPricing, card: CardInfo | null, count: number, request: QuoteRequest = {}): ChargeResult {
   const refusal = checkCard(terminal, card);
   if (refusal !== null) return refusal;
   const checked = checkCount(terminal, card, count);
@@ -105,11 +94,7 @@ function checkCard(terminal: TerminalPricing, card: CardInfo | null): ChargeReje
  * card (3, read broadly: it also covers a count with no row for any card, since 4.8 lists only
  * counts with a rate).
  */
-function checkCount(
-  terminal: TerminalPricing,
-  card: CardInfo | null,
-  count: number,
-): { row: RateRow } | ChargeRejection {
+function checkCount(terminal: TerminalPricing, card: CardInfo | null, count: number): { row: RateRow } | ChargeRejection {
   if (!terminal.effectiveInstallments.includes(count)) return notAllowed(2);
   const canSplit = card !== null && card.family === "credit" && card.installments;
   if (count > 1 && !canSplit) return notAllowed(1);
@@ -122,12 +107,7 @@ function notAllowed(reason: InstallmentRejectionReason): ChargeRejection {
 }
 
 /** Interface 2.5 option; the amount fields are null together when `baseAmount` is absent. */
-export function toOption(
-  terminal: TerminalPricing,
-  row: RateRow,
-  count: number,
-  request: QuoteRequest,
-): InstallmentOptionJson {
+export function toOption(terminal: TerminalPricing, row: RateRow, count: number, request: QuoteRequest): InstallmentOptionJson {
   const base = { installmentCount: count, rateBps: row.rateBps, fixedFee: row.fixedFee };
   const baseAmount = request.baseAmount ?? null;
   if (baseAmount === null) {
@@ -206,26 +186,14 @@ function groupsOfKind(terminal: TerminalPricing, kind: CardKind, request: QuoteR
   return groups;
 }
 
-function toGroup(
-  kind: CardKind,
-  onUs: boolean | null,
-  onUsRequired: boolean | null,
-  options: InstallmentOptionJson[],
-): OptionGroupJson {
+function toGroup(kind: CardKind, onUs: boolean | null, onUsRequired: boolean | null, options: InstallmentOptionJson[]): OptionGroupJson {
   return { cardType: kind.cardType, onUs, cardBrand: kind.cardBrand, onUsRequired, options };
 }
 
 /** Options of a representative card of the kind; `bank` null makes it an off-us card. */
-function optionsOfKind(
-  terminal: TerminalPricing,
-  kind: CardKind,
-  bank: string | null,
-  request: QuoteRequest,
-): InstallmentOptionJson[] {
+function optionsOfKind(terminal: TerminalPricing, kind: CardKind, bank: string | null, request: QuoteRequest): InstallmentOptionJson[] {
   const card: CardInfo | null =
-    kind.cardType === null
-      ? null
-      : { brand: kind.cardBrand, family: kind.cardType, bank, installments: kind.cardType === "credit" };
+    kind.cardType === null ? null : { brand: kind.cardBrand, family: kind.cardType, bank, installments: kind.cardType === "credit" };
   const result = optionsForCard(terminal, card, request);
   return result.outcome === "ok" ? result.options : [];
 }

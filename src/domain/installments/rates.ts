@@ -28,12 +28,7 @@ export function isOnUs(card: CardInfo | null, terminalBank: string | null): bool
  * configuration error (`findRateConflict`); should one slip through, the first row wins so the
  * answer is still stable.
  */
-export function pickRate(
-  rows: readonly RateRow[],
-  count: number,
-  card: CardInfo | null,
-  terminalBank: string | null,
-): RateRow | null {
+export function pickRate(rows: readonly RateRow[], count: number, card: CardInfo | null, terminalBank: string | null): RateRow | null {
   const onUs = isOnUs(card, terminalBank);
   const brand = card?.brand ?? null;
   let best: RateRow | null = null;

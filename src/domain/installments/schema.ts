@@ -18,9 +18,7 @@ export const terminalIdField = v.pipe(
 );
 
 /** Interface 4.8 / 8 and product 2: an integer >= 1 that is a safe integer; null is the same as absent. */
-const baseAmountField = v.nullish(
-  v.pipe(v.number(), v.safeInteger("must be a safe integer"), v.minValue(1, "must be >= 1")),
-);
+const baseAmountField = v.nullish(v.pipe(v.number(), v.safeInteger("must be a safe integer"), v.minValue(1, "must be >= 1")));
 
 /**
  * Interface 8: 0-10000, checked even without `baseAmount` (where it changes nothing), so a wrong

@@ -59,11 +59,7 @@ export function toTerminalPricing(terminal: TerminalRow, connection: ConnectionR
 }
 
 /** Interface 4.8: options for a BIN at a terminal; 403 when the card's family is not allowed there. */
-export function quoteOptions(
-  q: Repos,
-  partner: PartnerRow,
-  input: { terminalId: string; bin: string } & QuoteRequest,
-): OptionsQuote {
+export function quoteOptions(q: Repos, partner: PartnerRow, input: { terminalId: string; bin: string } & QuoteRequest): OptionsQuote {
   const { card, pricing } = resolveCardForTerminal(q, input.terminalId, partner, input.bin);
   const result = guardAmounts(() => optionsForCard(pricing, card, toRequest(input)));
   if (result.outcome === "family_not_allowed") {

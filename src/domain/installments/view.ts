@@ -25,4 +25,3 @@ export function toInstallmentOptionsJson(quote: OptionsQuote): InstallmentOption
     commissionBasis: quote.pricing.commissionBasis,
   };
 }
-

@@ -16,8 +16,7 @@ export const LINK_PAGE_PATHS = {
 export type LinkPagePath = keyof typeof LINK_PAGE_PATHS;
 
 /** Path of one page of a link; the token is base64url, so it needs no escaping, but gets it anyway. */
-const linkPathOf = (page: LinkPagePath, token: string): string =>
-  LINK_PAGE_PATHS[page].replace(":token", encodeURIComponent(token));
+const linkPathOf = (page: LinkPagePath, token: string): string => LINK_PAGE_PATHS[page].replace(":token", encodeURIComponent(token));
 
 /** Absolute URL of one page of a link, under the public base URL as the link's own `url` (interface 2.1). */
 export const linkUrlOf = (baseUrl: string, page: LinkPagePath, token: string): string => `${baseUrl}${linkPathOf(page, token)}`;

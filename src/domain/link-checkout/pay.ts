@@ -53,7 +53,10 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
   }
   if (prepared.kind !== "prepared") return prepared;
   const { payment } = prepared;
-  const result = await startHandoff(withReturnOrigin(deps, returnOriginOf(deps, prepared.link)), { ...form.card, paymentRef: payment.paymentRef });
+  const result = await startHandoff(withReturnOrigin(deps, returnOriginOf(deps, prepared.link)), {
+    ...form.card,
+    paymentRef: payment.paymentRef,
+  });
   const link = deps.store.q.links.get(found.id) ?? prepared.link;
   if (result.kind === "refused" && pageStateOf(link.status) !== "payable") return { kind: "not-payable", link };
   // Another tab used the last attempt between this request's two units (the relay's check 4b).

@@ -14,7 +14,14 @@ export type KeyDeps = { store: Store; clock: Clock; ids: Ids };
 export async function issueApiKey(deps: KeyDeps, partnerId: string): Promise<{ row: ApiKeyRow; key: Sensitive<string> }> {
   if (!deps.store.q.partners.get(partnerId)) fail("not_found", `unknown partner ${partnerId}`);
   const key = deps.ids.apiKey();
-  const row: ApiKeyRow = { id: deps.ids.keyId(), partnerId, keyHash: hashApiKey(key), keyHint: keyHint(key.reveal()), createdAtMs: deps.clock.nowMs(), revokedAtMs: null };
+  const row: ApiKeyRow = {
+    id: deps.ids.keyId(),
+    partnerId,
+    keyHash: hashApiKey(key),
+    keyHint: keyHint(key.reveal()),
+    createdAtMs: deps.clock.nowMs(),
+    revokedAtMs: null,
+  };
   await deps.store.write((tx) => tx.apiKeys.insert(row));
   return { row, key };
 }

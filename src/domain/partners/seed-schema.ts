@@ -28,7 +28,12 @@ export const connection = v.strictObject({
   ),
 });
 
-const apiKey = v.pipe(v.string(), v.regex(/^kasa_sk_[A-Za-z0-9_]+$/, "must be kasa_sk_ followed by letters, digits or _"), v.minLength(API_KEY_MIN_CHARS), v.maxLength(200));
+const apiKey = v.pipe(
+  v.string(),
+  v.regex(/^kasa_sk_[A-Za-z0-9_]+$/, "must be kasa_sk_ followed by letters, digits or _"),
+  v.minLength(API_KEY_MIN_CHARS),
+  v.maxLength(200),
+);
 const host = v.pipe(v.string(), v.minLength(1), v.maxLength(253), v.regex(/^[a-z0-9.-]+(:\d{1,5})?$/, "lower-case host name"));
 
 export const partner = v.strictObject({
@@ -36,7 +41,12 @@ export const partner = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   status: opt(v.picklist(["active", "suspended", "closed"])),
   apiKeys: opt(v.pipe(v.array(apiKey), v.maxLength(100))),
-  webhook: opt(v.strictObject({ url: opt(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//i, "http or https"))), secret: opt(v.pipe(v.string(), v.minLength(8), v.maxLength(200))) })),
+  webhook: opt(
+    v.strictObject({
+      url: opt(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//i, "http or https"))),
+      secret: opt(v.pipe(v.string(), v.minLength(8), v.maxLength(200))),
+    }),
+  ),
   allowedRedirectHosts: opt(v.pipe(v.array(host), v.maxLength(100))),
   amountLimits: opt(v.strictObject({ min: opt(amount), max: opt(amount) })),
   cardAttemptLimit: opt(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20))),

@@ -59,10 +59,18 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
   for (const c of s.connections ?? []) {
     const l = c.limits;
     tx.catalog.upsertConnection({
-      id: c.id, pspId: c.psp, bank: c.bank ?? "sim", active: c.active ?? true,
-      acceptsForeignCards: c.acceptsForeignCards ?? false, acceptsDebit: c.acceptsDebit ?? true,
-      perTxMax: l?.perTxMax ?? null, dailyMax: l?.dailyMax ?? null, weeklyMax: l?.weeklyMax ?? null,
-      monthlyMax: l?.monthlyMax ?? null, windowMinutes: l?.window?.minutes ?? null, windowMax: l?.window?.maxAmount ?? null,
+      id: c.id,
+      pspId: c.psp,
+      bank: c.bank ?? "sim",
+      active: c.active ?? true,
+      acceptsForeignCards: c.acceptsForeignCards ?? false,
+      acceptsDebit: c.acceptsDebit ?? true,
+      perTxMax: l?.perTxMax ?? null,
+      dailyMax: l?.dailyMax ?? null,
+      weeklyMax: l?.weeklyMax ?? null,
+      monthlyMax: l?.monthlyMax ?? null,
+      windowMinutes: l?.window?.minutes ?? null,
+      windowMax: l?.window?.maxAmount ?? null,
     });
   }
   for (const p of s.partners ?? []) writePartner(tx, p, nowMs, newKeyId);
@@ -70,22 +78,46 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
     const vd = t.valueDays;
     const byCount = vd !== null && typeof vd === "object" ? Object.fromEntries(Object.entries(vd).filter(([k]) => k !== "default")) : null;
     tx.catalog.upsertTerminal({
-      id: t.id, partnerId: t.partner, connectionId: t.connection, active: t.active ?? true,
-      commissionBasis: t.commissionBasis ?? "gross", installments: [...new Set(t.installments)].sort((a, b) => a - b),
-      rates: t.rates.map((r) => ({ count: r.count, brand: r.brand ?? null, onUs: r.onUs ?? null, rateBps: r.rateBps, fixedFee: r.fixedFee ?? null })),
-      infrastructure: t.infrastructure ?? "standard", directCollection: t.directCollection ?? false,
+      id: t.id,
+      partnerId: t.partner,
+      connectionId: t.connection,
+      active: t.active ?? true,
+      commissionBasis: t.commissionBasis ?? "gross",
+      installments: [...new Set(t.installments)].sort((a, b) => a - b),
+      rates: t.rates.map((r) => ({
+        count: r.count,
+        brand: r.brand ?? null,
+        onUs: r.onUs ?? null,
+        rateBps: r.rateBps,
+        fixedFee: r.fixedFee ?? null,
+      })),
+      infrastructure: t.infrastructure ?? "standard",
+      directCollection: t.directCollection ?? false,
       valueDays: typeof vd === "number" ? vd : (vd?.default ?? 1),
       valueDaysByCount: byCount && Object.keys(byCount).length > 0 ? byCount : null,
-      bank: t.bank ?? null, allowedCardFamilies: t.allowedCardFamilies ?? null,
+      bank: t.bank ?? null,
+      allowedCardFamilies: t.allowedCardFamilies ?? null,
     });
   }
-  for (const b of s.bins ?? []) tx.catalog.upsertBin({ bin: b.bin, brand: b.brand ?? null, family: b.family, bank: b.bank ?? null, installments: b.installments ?? true });
+  for (const b of s.bins ?? [])
+    tx.catalog.upsertBin({
+      bin: b.bin,
+      brand: b.brand ?? null,
+      family: b.family,
+      bank: b.bank ?? null,
+      installments: b.installments ?? true,
+    });
   for (const h of s.holds ?? []) tx.acceptance.setHold({ partnerId: h.partner, reason: h.reason, sinceMs: nowMs });
   for (const a of s.agreements ?? []) {
     const existing = tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
     tx.acceptance.upsertAgreement({
-      partnerId: a.partner, agreementCode: a.agreementCode, version: a.version, agreementName: a.agreementName,
-      requirement: a.requirement, kind: a.kind, deadlineAtMs: a.deadlineAt ? Date.parse(a.deadlineAt) : null,
+      partnerId: a.partner,
+      agreementCode: a.agreementCode,
+      version: a.version,
+      agreementName: a.agreementName,
+      requirement: a.requirement,
+      kind: a.kind,
+      deadlineAtMs: a.deadlineAt ? Date.parse(a.deadlineAt) : null,
       // Re-seeding keeps the original acceptance instant; `accepted: false` withdraws it.
       acceptedAtMs: a.accepted ? (existing?.acceptedAtMs ?? nowMs) : null,
       createdAtMs: existing?.createdAtMs ?? nowMs,
@@ -95,16 +127,30 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
 
 function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], nowMs: number, newKeyId: () => string): void {
   tx.partners.upsert({
-    id: p.id, name: p.name, status: p.status ?? "active",
+    id: p.id,
+    name: p.name,
+    status: p.status ?? "active",
     allowedRedirectHosts: p.allowedRedirectHosts ? [...new Set(p.allowedRedirectHosts.map((h) => h.toLowerCase()))] : null,
-    amountMin: p.amountLimits?.min ?? null, amountMax: p.amountLimits?.max ?? null,
-    cardAttemptLimit: p.cardAttemptLimit ?? CARD_ATTEMPT_LIMIT_DEFAULT, installmentCap: p.installmentCap ?? null,
-    webhookUrl: p.webhook?.url ?? null, webhookSecret: p.webhook?.secret ?? null,
-    rateLimitMultiplier: p.rateLimitMultiplier ?? 1, payoutAccount: p.payoutAccount ?? null, createdAtMs: nowMs,
+    amountMin: p.amountLimits?.min ?? null,
+    amountMax: p.amountLimits?.max ?? null,
+    cardAttemptLimit: p.cardAttemptLimit ?? CARD_ATTEMPT_LIMIT_DEFAULT,
+    installmentCap: p.installmentCap ?? null,
+    webhookUrl: p.webhook?.url ?? null,
+    webhookSecret: p.webhook?.secret ?? null,
+    rateLimitMultiplier: p.rateLimitMultiplier ?? 1,
+    payoutAccount: p.payoutAccount ?? null,
+    createdAtMs: nowMs,
   });
   for (const key of p.apiKeys ?? []) {
     const secret = new Sensitive(key);
-    tx.apiKeys.insert({ id: newKeyId(), partnerId: p.id, keyHash: hashApiKey(secret), keyHint: keyHint(key), createdAtMs: nowMs, revokedAtMs: null });
+    tx.apiKeys.insert({
+      id: newKeyId(),
+      partnerId: p.id,
+      keyHash: hashApiKey(secret),
+      keyHint: keyHint(key),
+      createdAtMs: nowMs,
+      revokedAtMs: null,
+    });
   }
 }
 

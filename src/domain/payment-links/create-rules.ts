@@ -48,13 +48,20 @@ export function usableTerminal(q: Repos, partnerId: string, terminalId: string):
  * effective set (product 4: its set capped by the partner's installmentCap). The echo is sorted
  * ascending and de-duplicated; null or absent means no restriction and stays null.
  */
-export function toAllowedCounts(requested: readonly number[] | null | undefined, terminal: TerminalRow, partner: PartnerRow): number[] | null {
+export function toAllowedCounts(
+  requested: readonly number[] | null | undefined,
+  terminal: TerminalRow,
+  partner: PartnerRow,
+): number[] | null {
   if (requested === null || requested === undefined) return null;
   if (requested.length === 0) fail("installment_not_allowed", "allowedInstallmentCounts: must not be empty");
   const effective = toEffectiveInstallments(terminal.installments, partner.installmentCap);
   const outside = requested.find((count) => !effective.includes(count));
   if (outside !== undefined) {
-    fail("installment_not_allowed", `allowedInstallmentCounts: ${outside} is not offered at this terminal (offered: ${effective.join(", ")})`);
+    fail(
+      "installment_not_allowed",
+      `allowedInstallmentCounts: ${outside} is not offered at this terminal (offered: ${effective.join(", ")})`,
+    );
   }
   return [...new Set(requested)].sort((a, b) => a - b);
 }

@@ -21,8 +21,7 @@ import {
  * Lengths count Unicode code points, not UTF-16 units, so a name of 120 emoji or Turkish
  * letters is as long as one of 120 ASCII letters.
  */
-const maxChars = (n: number) =>
-  v.check<string, string>((s) => codePointLength(s) <= n, `must be at most ${n} characters`);
+const maxChars = (n: number) => v.check<string, string>((s) => codePointLength(s) <= n, `must be at most ${n} characters`);
 
 function codePointLength(s: string): number {
   let n = 0;

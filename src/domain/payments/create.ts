@@ -56,7 +56,12 @@ export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
  * for an API code both come from `replayOf`). The bank's answer comes back to kasa's own panel,
  * so the partner's redirect hosts do not apply to `returnUrl`.
  */
-export async function createPanelPayment(deps: Deps, partner: PartnerRow, input: PanelPaymentInput, returnUrl: string): Promise<CreateOutcome> {
+export async function createPanelPayment(
+  deps: Deps,
+  partner: PartnerRow,
+  input: PanelPaymentInput,
+  returnUrl: string,
+): Promise<CreateOutcome> {
   return deps.store.write((tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
 }
 
@@ -72,7 +77,14 @@ export async function createPanelPayment(deps: Deps, partner: PartnerRow, input:
  * 6. the connection limits (per tx, daily, weekly, monthly, time window), else 422 pos_*.
  * Any refusal throws, which rolls the unit back: nothing is created and the code stays free.
  */
-function createInUnit(tx: Repos, deps: Deps, partner: PartnerRow, r: PaymentRequest, nowMs: number, channel: "api" | "panel"): CreateOutcome {
+function createInUnit(
+  tx: Repos,
+  deps: Deps,
+  partner: PartnerRow,
+  r: PaymentRequest,
+  nowMs: number,
+  channel: "api" | "panel",
+): CreateOutcome {
   const { terminal, connection, pricing } = resolveTerminal(tx, r.terminalId, partner);
   assertAcceptingPayments(tx, partner, nowMs);
   const holder = holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);

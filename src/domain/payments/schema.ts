@@ -6,11 +6,7 @@ import { DESCRIPTION_MAX_CHARS, PARTNER_TX_CODE_MAX_CHARS, TERMINAL_ID_MAX_CHARS
 // hosts, terminal, limits, installment set, idempotency) live in create.ts.
 
 const string = (max: number) =>
-  v.pipe(
-    v.string("must be a string"),
-    v.minLength(1, "must not be empty"),
-    v.maxLength(max, `must be at most ${max} characters`),
-  );
+  v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), v.maxLength(max, `must be at most ${max} characters`));
 
 export const createPaymentBody = v.strictObject({
   // Interface 4.5: positive; product 2: a safe integer.
@@ -18,9 +14,7 @@ export const createPaymentBody = v.strictObject({
   partnerTxCode: string(PARTNER_TX_CODE_MAX_CHARS),
   terminalId: string(TERMINAL_ID_MAX_CHARS),
   // Absent and null both mean 1, a single charge (interface 4.5); product 16: >= 1.
-  installment: v.nullish(
-    v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"), v.minValue(1, "must be >= 1")),
-  ),
+  installment: v.nullish(v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"), v.minValue(1, "must be >= 1"))),
   description: v.nullish(
     v.pipe(v.string("must be a string"), v.maxLength(DESCRIPTION_MAX_CHARS, `must be at most ${DESCRIPTION_MAX_CHARS} characters`)),
   ),

@@ -27,8 +27,7 @@ export function failPayment(
   return true;
 }
 
-export const isPaymentDue = (payment: PaymentRow, nowMs: number): boolean =>
-  payment.status === "initiated" && nowMs >= payment.expiresAtMs;
+export const isPaymentDue = (payment: PaymentRow, nowMs: number): boolean => payment.status === "initiated" && nowMs >= payment.expiresAtMs;
 
 /**
  * initiated -> expired once the window has passed (product 16: now >= expiresAt). Whatever attempt
@@ -63,7 +62,12 @@ export function capturePayment(
   enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
   const link = onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
   // The money is taken either way; a link cancelled or expired meanwhile is an operator's case.
-  if (link !== null && !link.moved) deps.log.warn("link payment captured but its link did not complete", { paymentCode: payment.code, linkId: payment.linkId, linkStatus: link.link.status });
+  if (link !== null && !link.moved)
+    deps.log.warn("link payment captured but its link did not complete", {
+      paymentCode: payment.code,
+      linkId: payment.linkId,
+      linkStatus: link.link.status,
+    });
   return true;
 }
 

@@ -107,9 +107,7 @@ export const isBudgetName = (name: string): name is BudgetName => Object.hasOwn(
  * The budgets a partner's `rateLimitMultiplier` raises: interface §8 lets the key and IP limits on
  * payment creation be raised together, and product §12 names exactly the `payments.create.*` ones.
  */
-export const MULTIPLIED_BUDGETS: ReadonlySet<BudgetName> = new Set(
-  BUDGET_NAMES.filter((name) => name.startsWith("payments.create.")),
-);
+export const MULTIPLIED_BUDGETS: ReadonlySet<BudgetName> = new Set(BUDGET_NAMES.filter((name) => name.startsWith("payments.create.")));
 
 /**
  * The largest limit a limits file may set. Ring storage grows with admissions inside a window, so

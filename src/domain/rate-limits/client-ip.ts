@@ -32,9 +32,7 @@ const parseIpv4 = (text: string): number[] | undefined => {
 const parseGroups = (text: string): number[] | undefined => {
   if (text === "") return [];
   const groups = text.split(":");
-  return groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))
-    ? groups.map((group) => Number.parseInt(group, 16))
-    : undefined;
+  return groups.every((group) => /^[0-9a-f]{1,4}$/.test(group)) ? groups.map((group) => Number.parseInt(group, 16)) : undefined;
 };
 
 /** The eight 16-bit groups of a lower-case IPv6 address, with `::` and a dotted IPv4 tail. */
@@ -63,8 +61,7 @@ const parseIpv6 = (text: string): number[] | undefined => {
   return [...left, ...zeros, ...right, ...tail];
 };
 
-const isV4Mapped = (groups: readonly number[]): boolean =>
-  groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+const isV4Mapped = (groups: readonly number[]): boolean => groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
 
 /**
  * The key an address is limited under: an IPv4 address as a canonical dotted quad, an IPv6 one as

@@ -19,9 +19,7 @@ import {
 
 export type ResolvedLimits = Record<BudgetName, BudgetLimit> | "off";
 
-export type LimitsResult =
-  | { readonly ok: true; readonly limits: ResolvedLimits }
-  | { readonly ok: false; readonly message: string };
+export type LimitsResult = { readonly ok: true; readonly limits: ResolvedLimits } | { readonly ok: false; readonly message: string };
 
 export type LimitsMode = { readonly off: boolean; readonly sandbox: boolean };
 

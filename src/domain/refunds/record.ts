@@ -35,7 +35,11 @@ export async function sendToBank(deps: Deps, refund: RefundRow, captureReference
 export async function askAgain(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
   if (refund.bankReference === null) return sendToBank(deps, refund, captureReference);
   try {
-    return await deps.bank.refundStatus({ bankReference: captureReference, refundReference: refund.bankReference, nowMs: deps.clock.nowMs() });
+    return await deps.bank.refundStatus({
+      bankReference: captureReference,
+      refundReference: refund.bankReference,
+      nowMs: deps.clock.nowMs(),
+    });
   } catch (error) {
     deps.log.warn("refund: bank status call failed", { refundId: refund.id, error });
     return null;

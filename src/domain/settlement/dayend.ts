@@ -50,7 +50,13 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
  * several midnights runs each day end as it would have run on time; refunds approved after the
  * cutoff wait for the next day end.
  */
-function closeDay(tx: Repos, endedDay: string, runDay: string, cutoffMs: number, nowMs: number): { settled: number; partners: string[] } | null {
+function closeDay(
+  tx: Repos,
+  endedDay: string,
+  runDay: string,
+  cutoffMs: number,
+  nowMs: number,
+): { settled: number; partners: string[] } | null {
   if (!tx.settlement.claimDay(endedDay, nowMs)) return null;
   const settled = tx.settlement.settle(endedDay, cutoffMs);
   return { settled, partners: tx.settlement.partnersWithDue(runDay, cutoffMs) };

@@ -54,8 +54,16 @@ export async function addUser(deps: UserDeps, input: NewUser): Promise<{ user: P
   const passwordHash = await hashPassword(password, deps.ids.salt());
   const nowMs = deps.clock.nowMs();
   const user: PanelUserRow = {
-    id: deps.ids.userId(), partnerId: input.partnerId, email, role, passwordHash, status: "active",
-    failedLogins: 0, lockedUntilMs: null, createdAtMs: nowMs, updatedAtMs: nowMs,
+    id: deps.ids.userId(),
+    partnerId: input.partnerId,
+    email,
+    role,
+    passwordHash,
+    status: "active",
+    failedLogins: 0,
+    lockedUntilMs: null,
+    createdAtMs: nowMs,
+    updatedAtMs: nowMs,
   };
   await deps.store.write((tx) => {
     if (tx.panelUsers.byEmail(email)) fail("validation_error", `email: ${email} already has an account`);
@@ -73,7 +81,12 @@ export function userOf(deps: Pick<UserDeps, "store">, partnerId: string | null, 
 }
 
 /** Disabling ends the user's sessions at once; enabling lets them log in again. */
-export async function setUserStatus(deps: UserDeps, partnerId: string | null, idOrEmail: string, status: PanelUserRow["status"]): Promise<PanelUserRow> {
+export async function setUserStatus(
+  deps: UserDeps,
+  partnerId: string | null,
+  idOrEmail: string,
+  status: PanelUserRow["status"],
+): Promise<PanelUserRow> {
   const user = userOf(deps, partnerId, idOrEmail);
   await deps.store.write((tx) => {
     tx.panelUsers.setStatus(user.id, status, deps.clock.nowMs());
@@ -83,7 +96,12 @@ export async function setUserStatus(deps: UserDeps, partnerId: string | null, id
 }
 
 /** A new one-time password (or the given one); ends the user's sessions and clears a lock. */
-export async function resetPassword(deps: UserDeps, partnerId: string | null, idOrEmail: string, given?: Sensitive<string>): Promise<{ user: PanelUserRow; password: Sensitive<string> }> {
+export async function resetPassword(
+  deps: UserDeps,
+  partnerId: string | null,
+  idOrEmail: string,
+  given?: Sensitive<string>,
+): Promise<{ user: PanelUserRow; password: Sensitive<string> }> {
   const user = userOf(deps, partnerId, idOrEmail);
   const password = given ?? deps.ids.password();
   checkPassword(password);

@@ -2,7 +2,13 @@ import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { hashSessionId } from "../../ids";
-import { PANEL_LOCK_MS, PANEL_LOGIN_FAILURES_MAX, PANEL_SESSION_ABSOLUTE_MS, PANEL_SESSION_IDLE_MS, PANEL_TOUCH_EVERY_MS } from "../../limits";
+import {
+  PANEL_LOCK_MS,
+  PANEL_LOGIN_FAILURES_MAX,
+  PANEL_SESSION_ABSOLUTE_MS,
+  PANEL_SESSION_IDLE_MS,
+  PANEL_TOUCH_EVERY_MS,
+} from "../../limits";
 import type { Sensitive } from "../../sensitive";
 import type { PanelUserRow } from "../../store/users-sql";
 import { recordAudit } from "./audit";
@@ -51,7 +57,13 @@ export async function login(deps: Deps, input: LoginInput): Promise<{ sessionId:
   const session: PanelSession = { user, idHash: hashSessionId(sessionId), csrfToken: deps.ids.csrfToken() };
   await deps.store.write((tx) => {
     tx.panelUsers.clearFailures(user.id);
-    tx.panelSessions.insert({ idHash: session.idHash, userId: user.id, csrfToken: session.csrfToken, createdAtMs: nowMs, lastSeenAtMs: nowMs });
+    tx.panelSessions.insert({
+      idHash: session.idHash,
+      userId: user.id,
+      csrfToken: session.csrfToken,
+      createdAtMs: nowMs,
+      lastSeenAtMs: nowMs,
+    });
     recordAudit(tx, user, audit("ok"), nowMs);
   });
   return { sessionId, session };
@@ -87,5 +99,6 @@ async function logoutById(deps: Deps, sessionId: Sensitive<string>): Promise<voi
 export function checkCsrf(session: PanelSession, token: string | undefined): void {
   const expected = Buffer.from(session.csrfToken);
   const given = Buffer.from(token ?? "");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) fail("forbidden", "the form's CSRF token is missing or belongs to another session");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    fail("forbidden", "the form's CSRF token is missing or belongs to another session");
 }

@@ -44,9 +44,7 @@ async function attemptWithDeadline(input: SendDeliveryInput): Promise<AttemptRes
   if (invalid !== null) return invalid;
   // A nonsensical timeout would either fire at once or never; fall back to the contract's 5 s.
   const timeoutMs =
-    input.timeoutMs !== undefined && Number.isFinite(input.timeoutMs) && input.timeoutMs > 0
-      ? input.timeoutMs
-      : WEBHOOK_TIMEOUT_MS;
+    input.timeoutMs !== undefined && Number.isFinite(input.timeoutMs) && input.timeoutMs > 0 ? input.timeoutMs : WEBHOOK_TIMEOUT_MS;
   const controller = new AbortController();
   const inFlight: InFlight = { status: null, reader: null };
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -54,9 +54,7 @@ export interface WebhookEventInput {
 }
 
 /** The wire shape of a body: common fields first, then the family's extras. */
-export type WebhookEventJson = { id: string; type: WebhookEventType; occurredAt: string } & Partial<
-  Record<ExtraField, string>
->;
+export type WebhookEventJson = { id: string; type: WebhookEventType; occurredAt: string } & Partial<Record<ExtraField, string>>;
 
 /**
  * Thrown when a caller asks for a body that interface 6.2 does not allow. It is always our bug

@@ -34,10 +34,24 @@ const WINDOW_MS = 15_000;
 const PAGE = 1_000;
 const POLL_MS = 250;
 
-const toDeliveryLine = (d: TailDelivery): TailLine => ({ kind: "delivery", id: d.id, partnerId: d.partnerId, type: d.type, createdAt: toIso(d.createdAtMs) });
+const toDeliveryLine = (d: TailDelivery): TailLine => ({
+  kind: "delivery",
+  id: d.id,
+  partnerId: d.partnerId,
+  type: d.type,
+  createdAt: toIso(d.createdAtMs),
+});
 const toAttemptLine = (a: TailAttempt & { tailKey: string }): TailLine => ({
-  kind: "attempt", deliveryId: a.deliveryId, partnerId: a.partnerId, type: a.type, n: a.n, startedAt: toIso(a.startedAtMs),
-  outcome: a.outcome, httpStatus: a.httpStatus, latencyMs: a.latencyMs, error: a.error,
+  kind: "attempt",
+  deliveryId: a.deliveryId,
+  partnerId: a.partnerId,
+  type: a.type,
+  n: a.n,
+  startedAt: toIso(a.startedAtMs),
+  outcome: a.outcome,
+  httpStatus: a.httpStatus,
+  latencyMs: a.latencyMs,
+  error: a.error,
 });
 
 const pause = (ms: number, signal: AbortSignal) =>

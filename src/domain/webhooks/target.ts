@@ -78,7 +78,9 @@ async function checkTarget(
     timer = setTimeout(() => done(notSent("retry", `unresolvable: DNS lookup timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   const check = checkWebhookTarget(url, { allowPrivate: false, ...(resolve ? { resolve } : {}) }).then((result) =>
-    result.ok ? { address: result.address } : notSent(result.reason === "unresolvable" ? "retry" : "permanent", `${result.reason}: ${result.message}`),
+    result.ok
+      ? { address: result.address }
+      : notSent(result.reason === "unresolvable" ? "retry" : "permanent", `${result.reason}: ${result.message}`),
   );
   try {
     return await Promise.race([check, deadline]);

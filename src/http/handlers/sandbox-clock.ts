@@ -31,7 +31,11 @@ export const moveClock =
     // product 16: a move backwards is 400.
     if (target < now) fail("validation_error", "to: the sandbox clock never moves back");
     // product 23: beyond year 9999 no date can be written as ISO 8601 (4-digit years), so nothing could answer.
-    if (target > SANDBOX_CLOCK_MAX_MS) fail("validation_error", `${to !== undefined ? "to" : "advanceSeconds"}: must not move the clock past ${toIso(SANDBOX_CLOCK_MAX_MS)}`);
+    if (target > SANDBOX_CLOCK_MAX_MS)
+      fail(
+        "validation_error",
+        `${to !== undefined ? "to" : "advanceSeconds"}: must not move the clock past ${toIso(SANDBOX_CLOCK_MAX_MS)}`,
+      );
     await clock.moveTo(target);
     return { status: 200, body: { now: toIso(clock.nowMs()) } };
   };

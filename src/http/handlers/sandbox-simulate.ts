@@ -13,10 +13,15 @@ import type { JourneyEnd, SandboxBuyer, SimulatedCard } from "../sandbox/simulat
 // (interface 2.3) with `outcome`: the code of the page that refused the card, `refused` for the
 // generic pages that show none (interface 4.7), or the payment's state after the 3D step.
 
-const digits = (min: number, max: number, what: string) => v.pipe(v.string(), v.regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${what}`));
+const digits = (min: number, max: number, what: string) =>
+  v.pipe(v.string(), v.regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${what}`));
 
 const cardFields = {
-  card: v.pipe(v.string(), v.transform((s) => s.replace(/ /g, "")), v.regex(/^\d{13,19}$/, "must be a card number of 13-19 digits")),
+  card: v.pipe(
+    v.string(),
+    v.transform((s) => s.replace(/ /g, "")),
+    v.regex(/^\d{13,19}$/, "must be a card number of 13-19 digits"),
+  ),
   otp: v.optional(v.pipe(v.string(), v.maxLength(16))),
   expireMonth: v.optional(digits(2, 2, "MM")),
   expireYear: v.optional(digits(2, 2, "YY")),
@@ -24,7 +29,10 @@ const cardFields = {
 };
 
 export const simulatePaymentBody = v.strictObject(cardFields);
-export const simulateLinkBody = v.strictObject({ ...cardFields, installment: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36))) });
+export const simulateLinkBody = v.strictObject({
+  ...cardFields,
+  installment: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36))),
+});
 
 type CardBody = v.InferOutput<typeof simulatePaymentBody>;
 
@@ -41,7 +49,12 @@ const SANDBOX_OTP = "123456";
 /** Any future expiry works: December, three years on, in Istanbul time. */
 function toCard(deps: Deps, body: CardBody): SimulatedCard {
   const year = Number(istanbulDate(deps.clock.nowMs()).slice(0, 4)) + 3;
-  return { pan: body.card, expireMonth: body.expireMonth ?? "12", expireYear: body.expireYear ?? String(year % 100).padStart(2, "0"), cv2: body.cv2 ?? "123" };
+  return {
+    pan: body.card,
+    expireMonth: body.expireMonth ?? "12",
+    expireYear: body.expireYear ?? String(year % 100).padStart(2, "0"),
+    cv2: body.cv2 ?? "123",
+  };
 }
 
 async function reply(ctx: ApiContext, paymentCode: string, end: JourneyEnd): Promise<ApiReply> {
@@ -69,6 +82,10 @@ export const simulateLink =
     // The link took no new payment because it is no longer payable: the API's code for its state.
     const closed = LINK_CLOSED[ctx.deps.store.q.links.getOwned(ctx.partner.id, link.id)?.status ?? ""];
     if (end.stage === "refused" && code === before && closed) fail(closed);
-    if (code === null) fail(end.stage === "refused" && end.code !== null && end.code in ERROR_CATALOG ? (end.code as ErrorCode) : "validation_error", "the link took no payment");
+    if (code === null)
+      fail(
+        end.stage === "refused" && end.code !== null && end.code in ERROR_CATALOG ? (end.code as ErrorCode) : "validation_error",
+        "the link took no payment",
+      );
     return reply(ctx, code, end);
   };

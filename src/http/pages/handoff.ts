@@ -42,8 +42,7 @@ const CARD_PROBLEMS: Record<CardProblem, string> = {
 
 const CALLBACK_REJECTED = "Doğrulama sonucu geçersiz ya da daha önce kullanılmış. Ödemenin durumu değişmedi.";
 
-export const toWebResponse = (page: PageResponse): Response =>
-  new Response(page.body, { status: page.status, headers: page.headers });
+export const toWebResponse = (page: PageResponse): Response => new Response(page.body, { status: page.status, headers: page.headers });
 
 /** The 303 of product 6.4; nothing on the way may be cached or leak the referrer. */
 export const seeOther = (location: string): Response =>
@@ -88,7 +87,13 @@ async function postHandoff(deps: Deps, event: H3Event, traceId: string): Promise
   const parsed = parseCardForm(form, deps.clock.nowMs());
   if (!parsed.ok) {
     // Product 6.1: bad card data is not counted and re-renders nothing of what was typed.
-    const page = errorPage({ code: "validation_error", message: CARD_PROBLEMS[parsed.problem], traceId, nonce: deps.ids.nonce(), status: 400 });
+    const page = errorPage({
+      code: "validation_error",
+      message: CARD_PROBLEMS[parsed.problem],
+      traceId,
+      nonce: deps.ids.nonce(),
+      status: 400,
+    });
     return toWebResponse(page);
   }
   return renderHandoffResult(deps, await startHandoff(deps, parsed.value), traceId);
@@ -108,6 +113,11 @@ export function handoffPages(deps: Deps): PageRoute[] {
   return [
     { method: "POST", path: HANDOFF_PATHS.start, handle: (event, traceId) => postHandoff(deps, event, traceId) },
     // The bank's signed answer to a finished 3D step: refusing it would strand the buyer's attempt.
-    { method: "POST", path: `${HANDOFF_PATHS.callback}/:attemptId`, pagesBudget: "exempt", handle: (event, traceId) => postCallback(deps, event, traceId) },
+    {
+      method: "POST",
+      path: `${HANDOFF_PATHS.callback}/:attemptId`,
+      pagesBudget: "exempt",
+      handle: (event, traceId) => postCallback(deps, event, traceId),
+    },
   ];
 }

@@ -102,7 +102,8 @@ async function postCardStep(deps: Deps, event: H3Event, traceId: string): Promis
   const { link, form } = posted;
   const bin = parseBin(form.bin);
   const count = parseInstallment(form.installment);
-  if (bin === null || count === null) return problem(deps, link, "validation_error", traceId, FORM_PROBLEMS[bin === null ? "bin" : "installment"]);
+  if (bin === null || count === null)
+    return problem(deps, link, "validation_error", traceId, FORM_PROBLEMS[bin === null ? "bin" : "installment"]);
   try {
     const option = quoteLinkOptions(deps.store.q, link, bin).options.find((o) => o.installmentCount === count);
     if (!option) return problem(deps, link, "installment_not_allowed", traceId);
@@ -191,7 +192,12 @@ export function linkPages(deps: Deps): PageRoute[] {
   const P = LINK_PAGE_PATHS;
   return [
     { method: "GET", path: P.page, handle: (event, traceId) => getLinkPage(deps, event, traceId) },
-    { method: "POST", path: P.options, pagesBudget: "json", handle: (event, traceId) => postLinkOptions(deps, event, tokenOf(event), traceId) },
+    {
+      method: "POST",
+      path: P.options,
+      pagesBudget: "json",
+      handle: (event, traceId) => postLinkOptions(deps, event, tokenOf(event), traceId),
+    },
     { method: "POST", path: P.installments, handle: (event, traceId) => postInstallmentsStep(deps, event, traceId) },
     { method: "POST", path: P.card, handle: (event, traceId) => postCardStep(deps, event, traceId) },
     { method: "POST", path: P.pay, handle: (event, traceId) => postPay(deps, event, traceId) },

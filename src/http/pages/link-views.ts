@@ -47,8 +47,16 @@ const STATE_TEXTS: Record<Exclude<LinkPageState, "payable">, StateText> = {
     status: 200,
   },
   completed: { title: "Bu bağlantı ile ödeme yapıldı", message: "Ödeme alındı. Bu bağlantı ile yeniden ödeme yapılamaz.", status: 200 },
-  expired: { title: "Ödeme bağlantısının süresi doldu", message: "Bu bağlantı artık kullanılamaz. Yeni bir bağlantı için satıcıyla iletişime geçin.", status: 410 },
-  cancelled: { title: "Ödeme bağlantısı iptal edildi", message: "Satıcı bu bağlantıyı iptal etti. Yeni bir bağlantı için satıcıyla iletişime geçin.", status: 410 },
+  expired: {
+    title: "Ödeme bağlantısının süresi doldu",
+    message: "Bu bağlantı artık kullanılamaz. Yeni bir bağlantı için satıcıyla iletişime geçin.",
+    status: 410,
+  },
+  cancelled: {
+    title: "Ödeme bağlantısı iptal edildi",
+    message: "Satıcı bu bağlantıyı iptal etti. Yeni bir bağlantı için satıcıyla iletişime geçin.",
+    status: 410,
+  },
 };
 
 /**

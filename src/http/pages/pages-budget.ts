@@ -31,6 +31,9 @@ export function withPagesBudget(deps: Deps, routes: readonly PageRoute[]): PageR
   return routes.map((route) =>
     route.pagesBudget === "exempt"
       ? route
-      : { ...route, handle: (event, traceId, ctx) => (admitted(deps, event) ? route.handle(event, traceId, ctx) : refusal(deps, route, traceId)) },
+      : {
+          ...route,
+          handle: (event, traceId, ctx) => (admitted(deps, event) ? route.handle(event, traceId, ctx) : refusal(deps, route, traceId)),
+        },
   );
 }

@@ -62,7 +62,10 @@ export function parseAttributes(tag: string): Record<string, string> {
   return out;
 }
 
-const stripTags = (html: string): string => decodeEntities(html.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+const stripTags = (html: string): string =>
+  decodeEntities(html.replace(/<[^>]*>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
 
 function readFields(inner: string): HtmlField[] {
   const fields: HtmlField[] = [];
@@ -103,7 +106,9 @@ function readButtons(inner: string): HtmlButton[] {
 /** Every <form> of a page, with its action resolved against the page's URL. */
 export function parseForms(html: string, pageUrl: string): HtmlForm[] {
   const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1] ?? "");
-  const submittedIds = new Set(scripts.flatMap((s) => [...s.matchAll(/getElementById\(\s*["']([^"']+)["']\s*\)\.submit\(\)/g)].map((m) => m[1]!)));
+  const submittedIds = new Set(
+    scripts.flatMap((s) => [...s.matchAll(/getElementById\(\s*["']([^"']+)["']\s*\)\.submit\(\)/g)].map((m) => m[1]!)),
+  );
   return [...html.matchAll(/<form\b[^>]*>([\s\S]*?)<\/form>/gi)].map((m) => {
     const a = parseAttributes(m[0].slice(0, m[0].indexOf(">") + 1));
     const inner = m[1] ?? "";
@@ -138,7 +143,14 @@ export function formClient(fetch: FetchLike, origins: readonly string[], maxStep
       const text = await res.text();
       if (res.status === 500 && !allow500) throw new Error(`unexpected 500 on ${next.method} ${next.url}: ${text}`);
       const isHtml = (res.headers.get("content-type") ?? "").includes("text/html");
-      const visit: Visit = { method: next.method, url: next.url, status: res.status, headers: res.headers, body: text, forms: isHtml ? parseForms(text, next.url) : [] };
+      const visit: Visit = {
+        method: next.method,
+        url: next.url,
+        status: res.status,
+        headers: res.headers,
+        body: text,
+        forms: isHtml ? parseForms(text, next.url) : [],
+      };
       trail.push(visit);
       if (REDIRECTS.has(res.status)) {
         const location = new URL(res.headers.get("location") ?? "", next.url).href;

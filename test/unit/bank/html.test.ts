@@ -122,7 +122,13 @@ describe("product 6 auto-submitting form works with and without JavaScript", () 
 
 describe("product 6.5 error page shows message, code and traceId", () => {
   it("shows the code when given, escaped", () => {
-    const page = errorPage({ code: "payment_ref_invalid", message: "Bağlantı <geçersiz>", traceId: "tr_0123456789abcdef", nonce: NONCE, status: 404 });
+    const page = errorPage({
+      code: "payment_ref_invalid",
+      message: "Bağlantı <geçersiz>",
+      traceId: "tr_0123456789abcdef",
+      nonce: NONCE,
+      status: 404,
+    });
     expect(page.status).toBe(404);
     expect(page.body).toContain("Bağlantı &lt;geçersiz&gt;");
     expect(page.body).toContain("<code>payment_ref_invalid</code>");

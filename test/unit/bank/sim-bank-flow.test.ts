@@ -120,12 +120,20 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
 describe("product 9 payouts", () => {
   it("pays a batch to an account and fails without one", async () => {
     const bank = newBank();
-    const paid = await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: "TR000000000000000000000000", nowMs: T0 });
-    expect(paid).toMatchObject({ status: "paid", bankReference: expect.stringMatching(/^SIMPO-[0-9A-F]{16}$/) });
-    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 })).toEqual({
-      status: "failed",
-      reason: "no_payout_account",
+    const paid = await bank.payout({
+      idempotencyKey: "pob_test",
+      partnerId: "ptn_demo",
+      amount: 10000,
+      payoutAccount: "TR000000000000000000000000",
+      nowMs: T0,
     });
+    expect(paid).toMatchObject({ status: "paid", bankReference: expect.stringMatching(/^SIMPO-[0-9A-F]{16}$/) });
+    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 })).toEqual(
+      {
+        status: "failed",
+        reason: "no_payout_account",
+      },
+    );
     expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 0, payoutAccount: "TR00", nowMs: T0 })).toEqual({
       status: "failed",
       reason: "invalid_amount",

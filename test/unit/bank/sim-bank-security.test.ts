@@ -52,7 +52,9 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
     const bank = newBank();
     expect(await bank.verifyCallback(form, { attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
     const start = postedFields(await startOf(bank, PAN, "att_1"));
-    expect(await bank.verifyCallback({ token: start.request ?? "", otp: "123456" }, { attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
+    expect(await bank.verifyCallback({ token: start.request ?? "", otp: "123456" }, { attemptId: "att_1", nowMs: T0 })).toEqual({
+      ok: false,
+    });
     expect(await bank.verifyCallback({ otp: "123456" }, { attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
   });
 
@@ -123,7 +125,11 @@ describe("product 6.3 ACS page", () => {
     const request = fields.request ?? "";
     const tampered = { ...fields, request: flipOneBit(request, 3) };
     const foreign = postedFields(await startOf(newBank("another-secret-0123456789"), PAN, "att_1"));
-    for (const [posted, nowMs] of [[tampered, T0], [foreign, T0], [fields, T0 + SIM_ACS_WINDOW_MS]] as const) {
+    for (const [posted, nowMs] of [
+      [tampered, T0],
+      [foreign, T0],
+      [fields, T0 + SIM_ACS_WINDOW_MS],
+    ] as const) {
       const page = bank.renderAcsPage(posted, { nonce: NONCE, nowMs, traceId: "tr_test" });
       expect(page.status).toBe(400);
       expect(page.body).not.toContain("<form");

@@ -29,7 +29,11 @@ describe("product 6 test cards and demo BIN table", () => {
   it("has a BIN row for every test card but the unresolved one", () => {
     const bins = DEMO_BINS.map((b) => b.bin);
     expect(new Set(bins).size).toBe(bins.length);
-    expect(bins.sort()).toEqual(TEST_CARDS.map((c) => c.pan.slice(0, 8)).filter((b) => b !== "34000014").sort());
+    expect(bins.sort()).toEqual(
+      TEST_CARDS.map((c) => c.pan.slice(0, 8))
+        .filter((b) => b !== "34000014")
+        .sort(),
+    );
   });
 
   it.each([

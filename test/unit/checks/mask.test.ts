@@ -44,10 +44,7 @@ describe("product 5 maskedPan: maskPan", () => {
     expect(maskPan(sensitive("4000001100000009"))).toBe("400000******0009");
   });
 
-  it.each(["", "400000110000", "40000011000000090000", "4000 0011 0000 0009", "400000110000000x"])(
-    "throws on a non-PAN %j",
-    (pan) => {
-      expect(() => maskPan(pan)).toThrow(RangeError);
-    },
-  );
+  it.each(["", "400000110000", "40000011000000090000", "4000 0011 0000 0009", "400000110000000x"])("throws on a non-PAN %j", (pan) => {
+    expect(() => maskPan(pan)).toThrow(RangeError);
+  });
 });

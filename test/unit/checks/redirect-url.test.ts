@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  REDIRECT_URL_MAX_LENGTH,
-  checkRedirectUrl,
-  toRedirectResultUrl,
-} from "../../../src/domain/checks/redirect-url";
+import { REDIRECT_URL_MAX_LENGTH, checkRedirectUrl, toRedirectResultUrl } from "../../../src/domain/checks/redirect-url";
 
 const ALLOWED = ["shop.example"];
 

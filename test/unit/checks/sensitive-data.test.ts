@@ -38,8 +38,20 @@ describe("interface 4.1.2 sensitive_data_not_allowed: whole-value card number or
 
   it.each([
     ["no fields", []],
-    ["absent and null values", [{ path: "payerName", value: undefined }, { path: "items[0].note", value: null }]],
-    ["harmless values", [{ path: "items[0].name", value: "Order 4000001100000009" }, { path: "payerName", value: "Ali" }]],
+    [
+      "absent and null values",
+      [
+        { path: "payerName", value: undefined },
+        { path: "items[0].note", value: null },
+      ],
+    ],
+    [
+      "harmless values",
+      [
+        { path: "items[0].name", value: "Order 4000001100000009" },
+        { path: "payerName", value: "Ali" },
+      ],
+    ],
   ])("returns null for %s", (_label, fields) => {
     expect(findSensitiveField(fields)).toBeNull();
   });

@@ -7,7 +7,11 @@ import { MAX_BODY_BYTES } from "../../../src/limits";
 // and cut off at the limit.
 
 const post = (body: string, headers: Record<string, string> = {}) => new Request("http://kasa.test/x", { method: "POST", body, headers });
-const code = (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string }) => e.code);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: { code?: string }) => e.code,
+  );
 
 describe("product 3 request body limit", () => {
   it("reads a body of declared length", async () => {

@@ -64,7 +64,20 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
       s.write(addPsp("ok")),
       s.write((tx) => {
         s.db.exec("PRAGMA defer_foreign_keys = ON");
-        tx.catalog.upsertConnection({ id: "c", pspId: "missing", bank: "sim", active: true, acceptsForeignCards: false, acceptsDebit: true, perTxMax: null, dailyMax: null, weeklyMax: null, monthlyMax: null, windowMinutes: null, windowMax: null });
+        tx.catalog.upsertConnection({
+          id: "c",
+          pspId: "missing",
+          bank: "sim",
+          active: true,
+          acceptsForeignCards: false,
+          acceptsDebit: true,
+          perTxMax: null,
+          dailyMax: null,
+          weeklyMax: null,
+          monthlyMax: null,
+          windowMinutes: null,
+          windowMax: null,
+        });
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);

@@ -12,14 +12,17 @@ function files(dir: string): string[] {
 }
 
 const src = files("src").map((path) => ({ path, text: readFileSync(path, "utf8") }));
-const offenders = (re: RegExp, allowed: (path: string) => boolean) => src.filter((f) => !allowed(f.path) && re.test(f.text)).map((f) => f.path);
+const offenders = (re: RegExp, allowed: (path: string) => boolean) =>
+  src.filter((f) => !allowed(f.path) && re.test(f.text)).map((f) => f.path);
 
 describe("DESIGN.md house style", () => {
   it("time is read only in src/clock.ts", () => {
     expect(offenders(/Date\.now\(\)|new Date\(\)/, (p) => p === "src/clock.ts")).toEqual([]);
   });
   it("randomness only in src/ids.ts (and the simulated bank's own references)", () => {
-    expect(offenders(/Math\.random|randomBytes|randomInt|randomUUID/, (p) => p === "src/ids.ts" || p.startsWith("src/bank/sim/"))).toEqual([]);
+    expect(offenders(/Math\.random|randomBytes|randomInt|randomUUID/, (p) => p === "src/ids.ts" || p.startsWith("src/bank/sim/"))).toEqual(
+      [],
+    );
   });
   it("no console.* in src/ (consola through src/log.ts)", () => {
     expect(offenders(/console\.(log|error|warn|info)/, () => false)).toEqual([]);
@@ -31,7 +34,9 @@ describe("DESIGN.md house style", () => {
     expect(offenders(/from "(h3|consola|better-sqlite3|bun:sqlite)"/, (p) => !p.startsWith("src/domain/"))).toEqual([]);
   });
   it("only driver files import a driver", () => {
-    expect(offenders(/from "(better-sqlite3|bun:sqlite)"|require\("better-sqlite3"\)/, (p) => /src\/store\/driver-(bun|node)\.ts$/.test(p))).toEqual([]);
+    expect(
+      offenders(/from "(better-sqlite3|bun:sqlite)"|require\("better-sqlite3"\)/, (p) => /src\/store\/driver-(bun|node)\.ts$/.test(p)),
+    ).toEqual([]);
   });
 });
 
@@ -42,7 +47,11 @@ describe("DESIGN.md house style", () => {
  */
 describe("issue 14: nothing the project runs reaches outside its own tree", () => {
   const tree = ["src", "cli", "test"].flatMap((dir) =>
-    files(dir).concat(readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => /\.(json|mjs|js|sh)$/.test(p)).map((p) => join(dir, p))),
+    files(dir).concat(
+      readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((p) => /\.(json|mjs|js|sh)$/.test(p))
+        .map((p) => join(dir, p)),
+    ),
   );
   const climbs = (path: string, text: string): string[] => {
     const depth = path.split("/").length - 1;

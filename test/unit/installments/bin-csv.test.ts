@@ -71,7 +71,12 @@ describe("product 14 kasa bins import: the first bad line rejects the whole file
     ["unterminated quote", `${HEADER}\n40000011,"bonus,credit,A,true`, 2, null],
     ["text after a quoted field", `${HEADER}\n40000011,"bonus"x,credit,A,true`, 2, null],
     ["stray quote", `${HEADER}\n40000011,bo"nus,credit,A,true`, 2, null],
-    ["duplicate bin, reported on its second line", `${HEADER}\n40000011,bonus,credit,A,true\n40000022,world,credit,B,true\n40000011,bonus,credit,A,true`, 4, "bin"],
+    [
+      "duplicate bin, reported on its second line",
+      `${HEADER}\n40000011,bonus,credit,A,true\n40000022,world,credit,B,true\n40000011,bonus,credit,A,true`,
+      4,
+      "bin",
+    ],
     ["line numbers count blank lines", `${HEADER}\n\n40000011,bonus,credit,A,true\n\nbad`, 5, null],
     ["only the first bad line is reported", `${HEADER}\n1,bonus,credit,A,true\n40000011,bonus,nope,A,true`, 2, "bin"],
   ] as const)("%s -> line %i, field %s", (_name, text, line, field) => {
@@ -89,7 +94,10 @@ describe("product 14 kasa bins import: the first bad line rejects the whole file
     const lines = [HEADER];
     for (let i = 0; i <= BIN_CSV_MAX_ROWS; i += 1) lines.push(`${String(10_000_000 + i)},,credit,,true`);
     expect(parseBinCsv(lines.join("\n"))).toEqual({
-      ok: false, line: BIN_CSV_MAX_ROWS + 2, field: null, message: `file: at most ${BIN_CSV_MAX_ROWS} rows`,
+      ok: false,
+      line: BIN_CSV_MAX_ROWS + 2,
+      field: null,
+      message: `file: at most ${BIN_CSV_MAX_ROWS} rows`,
     });
   });
 });

@@ -108,26 +108,48 @@ describe("product 8 installment math: gross formula properties (proof in the fil
   const s = (input: QuoteInput) => BigInt(input.shareBps);
 
   it.each([
-    ["(1) the share covers s/10^4 of the exact commission on T", () =>
-      facts.every(({ input, b, t, r }) => grossShareCovers(t, b, r, f(input), s(input)))],
-    ["(2) T is minimal: T - 1 does not cover it", () =>
-      facts.every(({ input, b, t, r }) => t === b || !grossShareCovers(t - 1n, b, r, f(input), s(input)))],
-    ["(3) |S - round(C*s/10^4)| <= 1", () =>
-      facts.every(({ input, quote }) => {
-        const netStyle = referenceRoundHalfUp(BigInt(quote.commissionAmount) * s(input), 10_000n);
-        const diff = BigInt(quote.customerShareAmount) - netStyle;
-        return diff >= -1n && diff <= 1n;
-      })],
-    ["(4) s = 10000 leaves the partner at least B: T - C >= B", () =>
-      facts.filter(({ input }) => input.shareBps === 10000).every(({ quote, b }) =>
-        BigInt(quote.totalAmount - quote.commissionAmount) >= b)],
-    ["(5) s = 0 charges exactly B", () =>
-      facts.filter(({ input }) => input.shareBps === 0).every(({ quote, b }) =>
-        quote.customerShareAmount === 0 && BigInt(quote.totalAmount) === b)],
-    ["(6) T does not fall when s rises", () =>
-      // Rows near 2^53 are left out: raising s there overflows, which the overflow table covers.
-      facts.every(({ input, quote }) =>
-        input.shareBps === 10000 || input.baseAmount > 1e14 || quoteAmounts({ ...input, shareBps: input.shareBps + 1 }).totalAmount >= quote.totalAmount)],
+    [
+      "(1) the share covers s/10^4 of the exact commission on T",
+      () => facts.every(({ input, b, t, r }) => grossShareCovers(t, b, r, f(input), s(input))),
+    ],
+    [
+      "(2) T is minimal: T - 1 does not cover it",
+      () => facts.every(({ input, b, t, r }) => t === b || !grossShareCovers(t - 1n, b, r, f(input), s(input))),
+    ],
+    [
+      "(3) |S - round(C*s/10^4)| <= 1",
+      () =>
+        facts.every(({ input, quote }) => {
+          const netStyle = referenceRoundHalfUp(BigInt(quote.commissionAmount) * s(input), 10_000n);
+          const diff = BigInt(quote.customerShareAmount) - netStyle;
+          return diff >= -1n && diff <= 1n;
+        }),
+    ],
+    [
+      "(4) s = 10000 leaves the partner at least B: T - C >= B",
+      () =>
+        facts
+          .filter(({ input }) => input.shareBps === 10000)
+          .every(({ quote, b }) => BigInt(quote.totalAmount - quote.commissionAmount) >= b),
+    ],
+    [
+      "(5) s = 0 charges exactly B",
+      () =>
+        facts
+          .filter(({ input }) => input.shareBps === 0)
+          .every(({ quote, b }) => quote.customerShareAmount === 0 && BigInt(quote.totalAmount) === b),
+    ],
+    [
+      "(6) T does not fall when s rises",
+      () =>
+        // Rows near 2^53 are left out: raising s there overflows, which the overflow table covers.
+        facts.every(
+          ({ input, quote }) =>
+            input.shareBps === 10000 ||
+            input.baseAmount > 1e14 ||
+            quoteAmounts({ ...input, shareBps: input.shareBps + 1 }).totalAmount >= quote.totalAmount,
+        ),
+    ],
   ] as const)("%s", (_rule, holds) => {
     expect(facts.length).toBeGreaterThan(1000);
     expect(holds()).toBe(true);
@@ -136,22 +158,33 @@ describe("product 8 installment math: gross formula properties (proof in the fil
 
 describe("product 8 installment math: both bases against the reference (3000-case sweep)", () => {
   it.each([
-    ["quoteAmounts equals the reference", (input: QuoteInput) => {
-      const expected = referenceQuote(input);
-      const quote = quoteAmounts(input);
-      return BigInt(quote.totalAmount) === expected.totalAmount &&
-        BigInt(quote.commissionAmount) === expected.commissionAmount &&
-        BigInt(quote.customerShareAmount) === expected.customerShareAmount;
-    }],
-    ["S = T - B (interface 2.5 customerShareAmount)", (input: QuoteInput) => {
-      const quote = quoteAmounts(input);
-      return quote.customerShareAmount === quote.totalAmount - input.baseAmount;
-    }],
-    ["commissionOn at capture equals the quoted commission (gross on T, net on B; product 5)", (input: QuoteInput) => {
-      const quote = quoteAmounts(input);
-      const on = input.basis === "gross" ? quote.totalAmount : input.baseAmount;
-      return commissionOn(on, input.rateBps, input.fixedFee) === quote.commissionAmount;
-    }],
+    [
+      "quoteAmounts equals the reference",
+      (input: QuoteInput) => {
+        const expected = referenceQuote(input);
+        const quote = quoteAmounts(input);
+        return (
+          BigInt(quote.totalAmount) === expected.totalAmount &&
+          BigInt(quote.commissionAmount) === expected.commissionAmount &&
+          BigInt(quote.customerShareAmount) === expected.customerShareAmount
+        );
+      },
+    ],
+    [
+      "S = T - B (interface 2.5 customerShareAmount)",
+      (input: QuoteInput) => {
+        const quote = quoteAmounts(input);
+        return quote.customerShareAmount === quote.totalAmount - input.baseAmount;
+      },
+    ],
+    [
+      "commissionOn at capture equals the quoted commission (gross on T, net on B; product 5)",
+      (input: QuoteInput) => {
+        const quote = quoteAmounts(input);
+        const on = input.basis === "gross" ? quote.totalAmount : input.baseAmount;
+        return commissionOn(on, input.rateBps, input.fixedFee) === quote.commissionAmount;
+      },
+    ],
   ] as const)("%s", (_rule, holds) => {
     const failing = allCases.filter((input) => !holds(input));
     expect(failing).toEqual([]);
@@ -162,13 +195,53 @@ describe("product 2 / product 8 amounts above Number.MAX_SAFE_INTEGER", () => {
   // The inputs are each valid; only the result is too large. AmountOverflowError (a RangeError)
   // names the field, and the HTTP layer maps it to 400 validation_error (product 2).
   it.each([
-    { name: "gross, full share on MAX", basis: "gross", baseAmount: MAX, rateBps: 100, fixedFee: null, shareBps: 10000, field: "totalAmount" },
-    { name: "gross, fee pushes T past MAX", basis: "gross", baseAmount: MAX, rateBps: 0, fixedFee: 1, shareBps: 10000, field: "totalAmount" },
-    { name: "gross, 2^52 at 50% and full share", basis: "gross", baseAmount: 2 ** 52, rateBps: 5000, fixedFee: null, shareBps: 10000, field: "totalAmount" },
-    { name: "gross, share 0 but fee makes C too large", basis: "gross", baseAmount: MAX, rateBps: 1, fixedFee: MAX, shareBps: 0, field: "commissionAmount" },
+    {
+      name: "gross, full share on MAX",
+      basis: "gross",
+      baseAmount: MAX,
+      rateBps: 100,
+      fixedFee: null,
+      shareBps: 10000,
+      field: "totalAmount",
+    },
+    {
+      name: "gross, fee pushes T past MAX",
+      basis: "gross",
+      baseAmount: MAX,
+      rateBps: 0,
+      fixedFee: 1,
+      shareBps: 10000,
+      field: "totalAmount",
+    },
+    {
+      name: "gross, 2^52 at 50% and full share",
+      basis: "gross",
+      baseAmount: 2 ** 52,
+      rateBps: 5000,
+      fixedFee: null,
+      shareBps: 10000,
+      field: "totalAmount",
+    },
+    {
+      name: "gross, share 0 but fee makes C too large",
+      basis: "gross",
+      baseAmount: MAX,
+      rateBps: 1,
+      fixedFee: MAX,
+      shareBps: 0,
+      field: "commissionAmount",
+    },
     { name: "net, 1 bps share on MAX", basis: "net", baseAmount: MAX, rateBps: 1, fixedFee: null, shareBps: 1, field: "totalAmount" },
     { name: "net, fee pushes T past MAX", basis: "net", baseAmount: MAX, rateBps: 0, fixedFee: 1, shareBps: 10000, field: "totalAmount" },
-    { name: "net, share 0 but fee makes C too large", basis: "net", baseAmount: MAX, rateBps: 9999, fixedFee: MAX, shareBps: 0, field: "commissionAmount" },
+    {
+      name: "net, share 0 but fee makes C too large",
+      basis: "net",
+      baseAmount: MAX,
+      rateBps: 9999,
+      fixedFee: MAX,
+      shareBps: 0,
+      field: "commissionAmount",
+    },
   ] as const)("$name -> AmountOverflowError($field)", (row) => {
     expect(() => quoteAmounts(row)).toThrow(AmountOverflowError);
     expect(() => quoteAmounts(row)).toThrow(expect.objectContaining({ field: row.field, name: "AmountOverflowError" }));

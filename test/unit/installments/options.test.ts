@@ -18,9 +18,30 @@ function summary(result: OptionsResult): Array<[number, number, number | null]> 
 
 describe("product 8 options for a card (demo terminal T-1001: 1@199, 3@450+100, bonus 3@420)", () => {
   it.each([
-    ["bonus credit: brand row wins for 3", "bonusA", [[1, 199, null], [3, 420, null]]],
-    ["world credit: generic rows", "worldB", [[1, 199, null], [3, 450, 100]]],
-    ["maximum credit: no maximum rows, generic ones apply", "maximumC", [[1, 199, null], [3, 450, 100]]],
+    [
+      "bonus credit: brand row wins for 3",
+      "bonusA",
+      [
+        [1, 199, null],
+        [3, 420, null],
+      ],
+    ],
+    [
+      "world credit: generic rows",
+      "worldB",
+      [
+        [1, 199, null],
+        [3, 450, 100],
+      ],
+    ],
+    [
+      "maximum credit: no maximum rows, generic ones apply",
+      "maximumC",
+      [
+        [1, 199, null],
+        [3, 450, 100],
+      ],
+    ],
     ["debit: single charge only", "debitA", [[1, 199, null]]],
     ["prepaid: single charge only", "prepaidB", [[1, 199, null]]],
     ["credit with installments blocked: single charge only", "bonusBlocked", [[1, 199, null]]],
@@ -39,12 +60,33 @@ describe("product 8 options for a card: terminal and connection rules", () => {
     ["debit card where the connection refuses debit: empty", { acceptsDebit: false }, "debitA", []],
     ["prepaid is not debit for acceptsDebit", { acceptsDebit: false }, "prepaidB", [[1, 199, null]]],
     ["family outside allowedCardFamilies: 403 (product 16)", { allowedCardFamilies: ["credit"] }, "debitA", "family_not_allowed"],
-    ["family inside allowedCardFamilies", { allowedCardFamilies: ["credit"] }, "worldB", [[1, 199, null], [3, 450, 100]]],
-    ["unresolved BIN where families are restricted: 403", { allowedCardFamilies: ["credit", "debit", "prepaid", "foreign"] }, "unresolved", "family_not_allowed"],
+    [
+      "family inside allowedCardFamilies",
+      { allowedCardFamilies: ["credit"] },
+      "worldB",
+      [
+        [1, 199, null],
+        [3, 450, 100],
+      ],
+    ],
+    [
+      "unresolved BIN where families are restricted: 403",
+      { allowedCardFamilies: ["credit", "debit", "prepaid", "foreign"] },
+      "unresolved",
+      "family_not_allowed",
+    ],
     ["family check before the foreign refusal", { allowedCardFamilies: ["credit"] }, "foreign", "family_not_allowed"],
     ["counts outside the effective set are not offered", { effectiveInstallments: [1, 2] }, "bonusA", [[1, 199, null]]],
     ["effective set without 1: no single charge", { effectiveInstallments: [3] }, "bonusA", [[3, 420, null]]],
-    ["ascending whatever the set's order", { effectiveInstallments: [3, 1, 3] }, "worldB", [[1, 199, null], [3, 450, 100]]],
+    [
+      "ascending whatever the set's order",
+      { effectiveInstallments: [3, 1, 3] },
+      "worldB",
+      [
+        [1, 199, null],
+        [3, 450, 100],
+      ],
+    ],
     ["a count with no rate row is not offered", { rates: [rate(3, 450)] }, "worldB", [[3, 450, null]]],
     ["no rate rows: empty", { rates: [] }, "worldB", []],
     ["a brand row never serves another brand", { rates: [rate(1, 199), rate(3, 420, { brand: "bonus" })] }, "maximumC", [[1, 199, null]]],
@@ -55,9 +97,31 @@ describe("product 8 options for a card: terminal and connection rules", () => {
 
 describe("product 16 rate rows in options: on-us pricing (1@199, on-us 1@150, 3@450, on-us 6@600)", () => {
   it.each([
-    ["on-us credit card", "bonusA", [[1, 150, null], [3, 450, null], [6, 600, null]]],
-    ["off-us credit card", "worldB", [[1, 199, null], [3, 450, null]]],
-    ["credit card of unknown issuer", "bonusUnknownBank", [[1, 199, null], [3, 450, null]]],
+    [
+      "on-us credit card",
+      "bonusA",
+      [
+        [1, 150, null],
+        [3, 450, null],
+        [6, 600, null],
+      ],
+    ],
+    [
+      "off-us credit card",
+      "worldB",
+      [
+        [1, 199, null],
+        [3, 450, null],
+      ],
+    ],
+    [
+      "credit card of unknown issuer",
+      "bonusUnknownBank",
+      [
+        [1, 199, null],
+        [3, 450, null],
+      ],
+    ],
     ["on-us debit card", "debitA", [[1, 150, null]]],
     ["unresolved BIN: never on-us", "unresolved", [[1, 199, null]]],
   ] as const)("%s", (_name, card: CardName, expected) => {
@@ -69,8 +133,13 @@ describe("interface 4.8 amounts in options", () => {
   it("are all null when baseAmount is absent", () => {
     const result = optionsForCard(demoTerminal(), CARDS.bonusA);
     expect(result.outcome === "ok" && result.options[0]).toEqual({
-      installmentCount: 1, rateBps: 199, fixedFee: null,
-      baseAmount: null, commissionAmount: null, customerShareAmount: null, totalAmount: null,
+      installmentCount: 1,
+      rateBps: 199,
+      fixedFee: null,
+      baseAmount: null,
+      commissionAmount: null,
+      customerShareAmount: null,
+      totalAmount: null,
     });
   });
 
@@ -97,13 +166,25 @@ describe("interface 7.4 / product 6 isChargeable: the reason for a count that is
     ["family outside allowedCardFamilies", { allowedCardFamilies: ["credit"] }, "debitA", 1, { code: "terminal_not_allowed" }],
     ["foreign card refused by the connection", {}, "foreign", 1, { code: "virtual_pos_card_type_not_supported" }],
     ["debit card refused by the connection", { acceptsDebit: false }, "debitA", 1, { code: "virtual_pos_card_type_not_supported" }],
-    ["card type before count: refused debit asking for 3", { acceptsDebit: false }, "debitA", 3, { code: "virtual_pos_card_type_not_supported" }],
+    [
+      "card type before count: refused debit asking for 3",
+      { acceptsDebit: false },
+      "debitA",
+      3,
+      { code: "virtual_pos_card_type_not_supported" },
+    ],
     ["reason 2: count outside the effective set", {}, "bonusA", 4, { code: "installment_not_allowed", reason: 2 }],
     ["reason 2 before reason 1: debit asking for 4", {}, "debitA", 4, { code: "installment_not_allowed", reason: 2 }],
     ["reason 1: debit card asking for 3", {}, "debitA", 3, { code: "installment_not_allowed", reason: 1 }],
     ["reason 1: installments blocked on the BIN", {}, "bonusBlocked", 3, { code: "installment_not_allowed", reason: 1 }],
     ["reason 1: unresolved BIN asking for 3", {}, "unresolved", 3, { code: "installment_not_allowed", reason: 1 }],
-    ["reason 3: brand and count not offered", { rates: [rate(1, 199), rate(3, 420, { brand: "bonus" })] }, "worldB", 3, { code: "installment_not_allowed", reason: 3 }],
+    [
+      "reason 3: brand and count not offered",
+      { rates: [rate(1, 199), rate(3, 420, { brand: "bonus" })] },
+      "worldB",
+      3,
+      { code: "installment_not_allowed", reason: 3 },
+    ],
     ["reason 3: count in the set without any rate row", {}, "bonusA", 6, { code: "installment_not_allowed", reason: 3 }],
   ])("%s", (_name, patch, card, count, expected) => {
     expect(isChargeable(demoTerminal(patch), cardOf(card), count)).toEqual({ outcome: "rejected", ...expected });
@@ -128,7 +209,9 @@ describe("interface 4.8 every listed count is chargeable at the same rate, and n
         for (let count = 0; count <= 13; count += 1) {
           const charge = isChargeable(terminal, cardOf(card), count, request);
           const option = listed.outcome === "ok" ? listed.options.find((o) => o.installmentCount === count) : undefined;
-          expect(charge, `${card} x${count}`).toEqual(option ? { outcome: "ok", option } : expect.objectContaining({ outcome: "rejected" }));
+          expect(charge, `${card} x${count}`).toEqual(
+            option ? { outcome: "ok", option } : expect.objectContaining({ outcome: "rejected" }),
+          );
           if (listed.outcome === "family_not_allowed") expect(charge).toEqual({ outcome: "rejected", code: "terminal_not_allowed" });
         }
       }

@@ -18,56 +18,81 @@ function groups(overview: InstallmentOverviewJson): GroupSummary[] {
 
 describe("interface 4.9 / product 8 overview groups (grouping rules in options.ts)", () => {
   it.each<[string, TerminalPricing, GroupSummary[]]>([
-    ["demo terminal: a bonus group, other credit brands, single-charge types; issuer irrelevant", demoTerminal(), [
-      ["credit", null, "bonus", null, "1@199 3@420"],
-      ["credit", null, null, null, "1@199 3@450+100"],
-      ["debit", null, null, null, "1@199"],
-      ["prepaid", null, null, null, "1@199"],
-      // No foreign group: the connection refuses foreign cards. Last, unresolved BINs.
-      [null, null, null, null, "1@199"],
-    ]],
-    ["on-us rows split groups; onUsRequired when on-us adds a count", onUsTerminal(), [
-      ["credit", true, null, true, "1@150 3@450 6@600"],
-      ["credit", false, null, null, "1@199 3@450"],
-      ["debit", true, null, false, "1@150"],
-      ["debit", false, null, null, "1@199"],
-      ["prepaid", true, null, false, "1@150"],
-      ["prepaid", false, null, null, "1@199"],
-      ["foreign", null, null, null, "1@199"],
-      [null, null, null, null, "1@199"],
-    ]],
-    ["on-us rows ignored at a terminal without a bank", onUsTerminal({ bank: null, acceptsForeignCards: false }), [
-      ["credit", null, null, null, "1@199 3@450"],
-      ["debit", null, null, null, "1@199"],
-      ["prepaid", null, null, null, "1@199"],
-      [null, null, null, null, "1@199"],
-    ]],
-    ["only on-us rows: off-us groups vanish", demoTerminal({ rates: [rate(1, 150, { onUs: true })], allowedCardFamilies: ["credit"] }), [
-      ["credit", true, null, true, "1@150"],
-    ]],
-    ["brands sorted, other brands last; a brand row outside the effective set makes no group",
+    [
+      "demo terminal: a bonus group, other credit brands, single-charge types; issuer irrelevant",
+      demoTerminal(),
+      [
+        ["credit", null, "bonus", null, "1@199 3@420"],
+        ["credit", null, null, null, "1@199 3@450+100"],
+        ["debit", null, null, null, "1@199"],
+        ["prepaid", null, null, null, "1@199"],
+        // No foreign group: the connection refuses foreign cards. Last, unresolved BINs.
+        [null, null, null, null, "1@199"],
+      ],
+    ],
+    [
+      "on-us rows split groups; onUsRequired when on-us adds a count",
+      onUsTerminal(),
+      [
+        ["credit", true, null, true, "1@150 3@450 6@600"],
+        ["credit", false, null, null, "1@199 3@450"],
+        ["debit", true, null, false, "1@150"],
+        ["debit", false, null, null, "1@199"],
+        ["prepaid", true, null, false, "1@150"],
+        ["prepaid", false, null, null, "1@199"],
+        ["foreign", null, null, null, "1@199"],
+        [null, null, null, null, "1@199"],
+      ],
+    ],
+    [
+      "on-us rows ignored at a terminal without a bank",
+      onUsTerminal({ bank: null, acceptsForeignCards: false }),
+      [
+        ["credit", null, null, null, "1@199 3@450"],
+        ["debit", null, null, null, "1@199"],
+        ["prepaid", null, null, null, "1@199"],
+        [null, null, null, null, "1@199"],
+      ],
+    ],
+    [
+      "only on-us rows: off-us groups vanish",
+      demoTerminal({ rates: [rate(1, 150, { onUs: true })], allowedCardFamilies: ["credit"] }),
+      [["credit", true, null, true, "1@150"]],
+    ],
+    [
+      "brands sorted, other brands last; a brand row outside the effective set makes no group",
       demoTerminal({
         effectiveInstallments: [1, 3],
         rates: [rate(1, 199), rate(3, 430, { brand: "world" }), rate(3, 420, { brand: "bonus" }), rate(6, 600, { brand: "axess" })],
         allowedCardFamilies: ["credit"],
-      }), [
+      }),
+      [
         ["credit", null, "bonus", null, "1@199 3@420"],
         ["credit", null, "world", null, "1@199 3@430"],
         ["credit", null, null, null, "1@199"],
-      ]],
-    ["brand and on-us together", demoTerminal({
-      effectiveInstallments: [1, 3],
-      rates: [rate(1, 199), rate(3, 400, { brand: "bonus", onUs: true }), rate(3, 450, { brand: "bonus" })],
-      allowedCardFamilies: ["credit"],
-    }), [
-      ["credit", true, "bonus", false, "1@199 3@400"],
-      ["credit", false, "bonus", null, "1@199 3@450"],
-      ["credit", null, null, null, "1@199"],
-    ]],
-    ["no debit accepted, restricted families", demoTerminal({ acceptsDebit: false, allowedCardFamilies: ["credit", "debit"] }), [
-      ["credit", null, "bonus", null, "1@199 3@420"],
-      ["credit", null, null, null, "1@199 3@450+100"],
-    ]],
+      ],
+    ],
+    [
+      "brand and on-us together",
+      demoTerminal({
+        effectiveInstallments: [1, 3],
+        rates: [rate(1, 199), rate(3, 400, { brand: "bonus", onUs: true }), rate(3, 450, { brand: "bonus" })],
+        allowedCardFamilies: ["credit"],
+      }),
+      [
+        ["credit", true, "bonus", false, "1@199 3@400"],
+        ["credit", false, "bonus", null, "1@199 3@450"],
+        ["credit", null, null, null, "1@199"],
+      ],
+    ],
+    [
+      "no debit accepted, restricted families",
+      demoTerminal({ acceptsDebit: false, allowedCardFamilies: ["credit", "debit"] }),
+      [
+        ["credit", null, "bonus", null, "1@199 3@420"],
+        ["credit", null, null, null, "1@199 3@450+100"],
+      ],
+    ],
     ["no rate rows: no groups", demoTerminal({ rates: [] }), []],
   ])("%s", (_name, terminal, expected) => {
     expect(groups(overviewFor(terminal))).toEqual(expected);
@@ -94,7 +119,13 @@ describe("interface 4.9 / product 8 overview maximums: per group the option with
 
   it("demo terminal: 3 for credit groups, 1 for single-charge groups", () => {
     const counts = overviewFor(demoTerminal()).maximums.map((m) => [m.source.cardType, m.source.cardBrand, m.option.installmentCount]);
-    expect(counts).toEqual([["credit", "bonus", 3], ["credit", null, 3], ["debit", null, 1], ["prepaid", null, 1], [null, null, 1]]);
+    expect(counts).toEqual([
+      ["credit", "bonus", 3],
+      ["credit", null, 3],
+      ["debit", null, 1],
+      ["prepaid", null, 1],
+      [null, null, 1],
+    ]);
   });
 });
 

@@ -19,8 +19,7 @@ export async function newLink(h: Harness, body: Record<string, unknown> = {}, in
 
 // Test-side reads of other modules' tables; the app's own SQL stays in src/store.
 
-export const linkCount = (h: Harness): number =>
-  h.store.db.prepare("SELECT count(*) AS n FROM payment_links").get<{ n: number }>()!.n;
+export const linkCount = (h: Harness): number => h.store.db.prepare("SELECT count(*) AS n FROM payment_links").get<{ n: number }>()!.n;
 
 export const outbox = (h: Harness, type?: string) =>
   h.store.db

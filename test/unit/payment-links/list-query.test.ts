@@ -15,12 +15,27 @@ const refusal = (q: string) => {
 
 describe("interface 4.2 query: defaults and clamping", () => {
   it("defaults: no filter, page 0, size 20", () => {
-    expect(parse("")).toEqual({ statuses: null, minAmount: null, maxAmount: null, createdFromMs: null, createdToMs: null, page: 0, size: 20 });
+    expect(parse("")).toEqual({
+      statuses: null,
+      minAmount: null,
+      maxAmount: null,
+      createdFromMs: null,
+      createdToMs: null,
+      page: 0,
+      size: 20,
+    });
   });
 
   it.each([
-    ["page=-1", 0, 20], ["page=-99999999999999999999", 0, 20], ["page=-0", 0, 20], ["size=1", 0, 1], ["size=200", 0, 200],
-    ["size=0", 0, 1], ["size=1000", 0, 200], ["page=7&size=50", 7, 50], ["page=007", 7, 20],
+    ["page=-1", 0, 20],
+    ["page=-99999999999999999999", 0, 20],
+    ["page=-0", 0, 20],
+    ["size=1", 0, 1],
+    ["size=200", 0, 200],
+    ["size=0", 0, 1],
+    ["size=1000", 0, 200],
+    ["page=7&size=50", 7, 50],
+    ["page=007", 7, 20],
   ])("%s -> page %d size %d", (q, page, size) => {
     expect(parse(q)).toMatchObject({ page, size });
   });
@@ -66,9 +81,21 @@ describe("interface 4.2 createdFrom / createdTo: ISO 8601 with a zone", () => {
   });
 
   it.each([
-    "2026-11-20", "2026-11-20T09:00:00", "2026-11-20 09:00:00Z", "2026-11-20T9:00:00Z", "2025-02-29T00:00:00Z", "2026-11-31T00:00:00Z",
-    "2026-11-20T24:00:00Z", "2026-11-20T23:60:00Z", "2026-11-20T23:59:60Z", "2026-11-20T09:00:00+24:00", "2026-11-20T09:00:00.1234567890Z",
-    "+2026-11-20T09:00:00Z", "now", "", "1763629200000",
+    "2026-11-20",
+    "2026-11-20T09:00:00",
+    "2026-11-20 09:00:00Z",
+    "2026-11-20T9:00:00Z",
+    "2025-02-29T00:00:00Z",
+    "2026-11-31T00:00:00Z",
+    "2026-11-20T24:00:00Z",
+    "2026-11-20T23:60:00Z",
+    "2026-11-20T23:59:60Z",
+    "2026-11-20T09:00:00+24:00",
+    "2026-11-20T09:00:00.1234567890Z",
+    "+2026-11-20T09:00:00Z",
+    "now",
+    "",
+    "1763629200000",
   ])("%j is refused", (text) => {
     expect(parseIsoInstant(text)).toBeNull();
   });

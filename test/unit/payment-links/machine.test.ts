@@ -39,7 +39,10 @@ describe("interface 3.1 terminal states", () => {
   it("failed is not terminal: it can be paid, retried, expired or cancelled", () => {
     expect(isOpenLinkStatus("failed")).toBe(true);
     expect(["attempt-start", "complete", "expire", "cancel"].map((e) => nextLinkStatus("failed", e as LinkEvent))).toEqual([
-      "initiated", "completed", "expired", "cancelled",
+      "initiated",
+      "completed",
+      "expired",
+      "cancelled",
     ]);
   });
 

@@ -10,8 +10,18 @@ let store: Store;
 let n = 0;
 
 const CONNECTION: ConnectionRow = {
-  id: "vpos-1", pspId: "psp-1", bank: "sim", active: true, acceptsForeignCards: false, acceptsDebit: true,
-  perTxMax: null, dailyMax: null, weeklyMax: null, monthlyMax: null, windowMinutes: null, windowMax: null,
+  id: "vpos-1",
+  pspId: "psp-1",
+  bank: "sim",
+  active: true,
+  acceptsForeignCards: false,
+  acceptsDebit: true,
+  perTxMax: null,
+  dailyMax: null,
+  weeklyMax: null,
+  monthlyMax: null,
+  windowMinutes: null,
+  windowMax: null,
 };
 
 const at = (iso: string): number => Date.parse(iso);
@@ -20,9 +30,22 @@ async function payment(createdAtMs: number, amount: number, status: PaymentStatu
   const code = `pay_${String(++n).padStart(20, "0")}`;
   await store.write((tx) => {
     tx.payments.insert({
-      code, partnerId: "ptn_t", terminalId: "T-1", connectionId, partnerTxCode: code, channel: "api", linkId: null, amount,
-      principal: amount, currency: "TRY", installment: 1, description: null, returnUrl: null, paymentRef: `ref_${code}`,
-      expiresAtMs: createdAtMs + 1, createdAtMs,
+      code,
+      partnerId: "ptn_t",
+      terminalId: "T-1",
+      connectionId,
+      partnerTxCode: code,
+      channel: "api",
+      linkId: null,
+      amount,
+      principal: amount,
+      currency: "TRY",
+      installment: 1,
+      description: null,
+      returnUrl: null,
+      paymentRef: `ref_${code}`,
+      expiresAtMs: createdAtMs + 1,
+      createdAtMs,
     });
     if (status !== "initiated") store.db.prepare("UPDATE payments SET status = ? WHERE code = ?").run(status, code);
   });
@@ -36,12 +59,34 @@ beforeEach(async () => {
     tx.catalog.upsertConnection(CONNECTION);
     tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
     tx.partners.upsert({
-      id: "ptn_t", name: "t", status: "active", allowedRedirectHosts: null, amountMin: null, amountMax: null, cardAttemptLimit: 3,
-      installmentCap: null, webhookUrl: null, webhookSecret: null, rateLimitMultiplier: 1, payoutAccount: null, createdAtMs: 0,
+      id: "ptn_t",
+      name: "t",
+      status: "active",
+      allowedRedirectHosts: null,
+      amountMin: null,
+      amountMax: null,
+      cardAttemptLimit: 3,
+      installmentCap: null,
+      webhookUrl: null,
+      webhookSecret: null,
+      rateLimitMultiplier: 1,
+      payoutAccount: null,
+      createdAtMs: 0,
     });
     tx.catalog.upsertTerminal({
-      id: "T-1", partnerId: "ptn_t", connectionId: "vpos-1", active: true, commissionBasis: "gross", installments: [1], rates: [],
-      infrastructure: "standard", directCollection: false, valueDays: 1, valueDaysByCount: null, bank: null, allowedCardFamilies: null,
+      id: "T-1",
+      partnerId: "ptn_t",
+      connectionId: "vpos-1",
+      active: true,
+      commissionBasis: "gross",
+      installments: [1],
+      rates: [],
+      infrastructure: "standard",
+      directCollection: false,
+      valueDays: 1,
+      valueDaysByCount: null,
+      bank: null,
+      allowedCardFamilies: null,
     });
   });
 });

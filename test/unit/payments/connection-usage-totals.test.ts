@@ -15,8 +15,18 @@ import { openStore, type Store } from "../../../src/store/store";
 let store: Store;
 
 const CONNECTION: ConnectionRow = {
-  id: "vpos-1", pspId: "psp-1", bank: "sim", active: true, acceptsForeignCards: false, acceptsDebit: true,
-  perTxMax: null, dailyMax: null, weeklyMax: null, monthlyMax: null, windowMinutes: null, windowMax: null,
+  id: "vpos-1",
+  pspId: "psp-1",
+  bank: "sim",
+  active: true,
+  acceptsForeignCards: false,
+  acceptsDebit: true,
+  perTxMax: null,
+  dailyMax: null,
+  weeklyMax: null,
+  monthlyMax: null,
+  windowMinutes: null,
+  windowMax: null,
 };
 
 /** A small deterministic generator, so a failing history can be replayed from its seed. */
@@ -35,13 +45,38 @@ async function seedCatalog(s: Store): Promise<void> {
     tx.catalog.upsertConnection(CONNECTION);
     tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
     tx.partners.upsert({
-      id: "ptn_t", name: "t", status: "active", allowedRedirectHosts: null, amountMin: null, amountMax: null, cardAttemptLimit: 3,
-      installmentCap: null, webhookUrl: null, webhookSecret: null, rateLimitMultiplier: 1, payoutAccount: null, createdAtMs: 0,
+      id: "ptn_t",
+      name: "t",
+      status: "active",
+      allowedRedirectHosts: null,
+      amountMin: null,
+      amountMax: null,
+      cardAttemptLimit: 3,
+      installmentCap: null,
+      webhookUrl: null,
+      webhookSecret: null,
+      rateLimitMultiplier: 1,
+      payoutAccount: null,
+      createdAtMs: 0,
     });
-    for (const [id, connectionId] of [["T-1", "vpos-1"], ["T-2", "vpos-2"]] as const) {
+    for (const [id, connectionId] of [
+      ["T-1", "vpos-1"],
+      ["T-2", "vpos-2"],
+    ] as const) {
       tx.catalog.upsertTerminal({
-        id, partnerId: "ptn_t", connectionId, active: true, commissionBasis: "gross", installments: [1], rates: [],
-        infrastructure: "standard", directCollection: false, valueDays: 1, valueDaysByCount: null, bank: null, allowedCardFamilies: null,
+        id,
+        partnerId: "ptn_t",
+        connectionId,
+        active: true,
+        commissionBasis: "gross",
+        installments: [1],
+        rates: [],
+        infrastructure: "standard",
+        directCollection: false,
+        valueDays: 1,
+        valueDaysByCount: null,
+        bank: null,
+        allowedCardFamilies: null,
       });
     }
   });
@@ -74,9 +109,22 @@ async function step(random: (n: number) => number, nowMs: number, live: Live[], 
     const connectionId = random(4) === 0 ? "vpos-2" : "vpos-1";
     await store.write((tx) =>
       tx.payments.insert({
-        code, partnerId: "ptn_t", terminalId: connectionId === "vpos-1" ? "T-1" : "T-2", connectionId, partnerTxCode: code,
-        channel: "api", linkId: null, amount: AMOUNTS[random(AMOUNTS.length)]!, principal: 1, currency: "TRY", installment: 1,
-        description: null, returnUrl: null, paymentRef: `ref_${code}`, expiresAtMs: nowMs, createdAtMs: nowMs,
+        code,
+        partnerId: "ptn_t",
+        terminalId: connectionId === "vpos-1" ? "T-1" : "T-2",
+        connectionId,
+        partnerTxCode: code,
+        channel: "api",
+        linkId: null,
+        amount: AMOUNTS[random(AMOUNTS.length)]!,
+        principal: 1,
+        currency: "TRY",
+        installment: 1,
+        description: null,
+        returnUrl: null,
+        paymentRef: `ref_${code}`,
+        expiresAtMs: nowMs,
+        createdAtMs: nowMs,
       }),
     );
     live.push({ code, connectionId, status: "initiated" });
@@ -89,9 +137,18 @@ async function step(random: (n: number) => number, nowMs: number, live: Live[], 
     if (wasInitiated && roll === 5) return tx.payments.markFailed(p.code, ["initiated"], nowMs);
     if (wasInitiated && roll === 6) return tx.payments.markExpired(p.code, ["initiated"], nowMs, nowMs);
     if (wasInitiated) {
-      return tx.payments.markCaptured(p.code, ["initiated"], {
-        commissionAmount: 0, netToPartner: 0, expectedValueDate: "2026-12-01", bankReference: "b", authCode: "a",
-      }, nowMs);
+      return tx.payments.markCaptured(
+        p.code,
+        ["initiated"],
+        {
+          commissionAmount: 0,
+          netToPartner: 0,
+          expectedValueDate: "2026-12-01",
+          bankReference: "b",
+          authCode: "a",
+        },
+        nowMs,
+      );
     }
     const amount = tx.payments.get(p.code)!.amount;
     return tx.refunds.applyToPayment(p.code, ["captured"], amount, roll % 2 === 0 ? "voided" : "refunded", false, nowMs);
@@ -141,9 +198,22 @@ describe("issue 17: an inserted payment is answered without reading it back", ()
   it("the row insert answers equals the row stored", async () => {
     const row = await store.write((tx) =>
       tx.payments.insert({
-        code: "pay_00000000000000000001", partnerId: "ptn_t", terminalId: "T-1", connectionId: "vpos-1", partnerTxCode: "x",
-        channel: "api", linkId: null, amount: 5, principal: 5, currency: "TRY", installment: 1, description: "d",
-        returnUrl: "https://shop.example/r", paymentRef: "ref_x", expiresAtMs: START_MS + 1, createdAtMs: START_MS,
+        code: "pay_00000000000000000001",
+        partnerId: "ptn_t",
+        terminalId: "T-1",
+        connectionId: "vpos-1",
+        partnerTxCode: "x",
+        channel: "api",
+        linkId: null,
+        amount: 5,
+        principal: 5,
+        currency: "TRY",
+        installment: 1,
+        description: "d",
+        returnUrl: "https://shop.example/r",
+        paymentRef: "ref_x",
+        expiresAtMs: START_MS + 1,
+        createdAtMs: START_MS,
       }),
     );
     expect(row).toEqual(store.q.payments.get("pay_00000000000000000001"));
@@ -159,7 +229,9 @@ describe("issue 17: a version-1 database (before the totals) opens with its tota
     const random = rng(7);
     for (let n = 1; n <= 50; n += 1) await step(random, START_MS + n * 60_000, [], n);
     // What a version-1 file looks like: no totals table, no triggers.
-    store.db.exec("DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage; PRAGMA user_version = 1");
+    store.db.exec(
+      "DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage; PRAGMA user_version = 1",
+    );
     await store.close();
     store = await openStore(file);
     const w = windows(START_MS + 50 * 60_000, 20);

@@ -6,7 +6,10 @@ import { decodeEntities, formClient, parseAttributes, parseForms } from "../../.
 describe("form-following client: parsing", () => {
   it("reads attributes in every quoting style and decodes entities", () => {
     expect(parseAttributes(`<input type=hidden name='a' value="x &amp; y &#39;z&#x27;" required>`)).toEqual({
-      type: "hidden", name: "a", value: "x & y 'z'", required: "",
+      type: "hidden",
+      name: "a",
+      value: "x & y 'z'",
+      required: "",
     });
     expect(decodeEntities("&lt;&gt;&quot;&#8364;")).toBe('<>"€');
   });
@@ -22,7 +25,11 @@ describe("form-following client: parsing", () => {
     );
     expect(form).toMatchObject({ action: "http://kasa.test/pay", method: "POST", autoSubmit: false });
     expect(form!.fields).toEqual([
-      { name: "t", value: "1" }, { name: "otp", value: "" }, { name: "n", value: "3" }, { name: "s", value: "b" }, { name: "note", value: "hi & bye" },
+      { name: "t", value: "1" },
+      { name: "otp", value: "" },
+      { name: "n", value: "3" },
+      { name: "s", value: "b" },
+      { name: "note", value: "hi & bye" },
     ]);
     expect(form!.buttons).toEqual([{ name: "action", value: "go", label: "Go" }]);
   });
@@ -47,11 +54,14 @@ describe("form-following client: following", () => {
     "GET http://app.test/landing": () => new Response(null, { status: 303, headers: { location: "https://shop.example/back?x=1" } }),
   };
   const seen: string[] = [];
-  const client = formClient(async (url, init) => {
-    const key = `${init.method} ${url}`;
-    seen.push(`${key} ${init.body ?? ""}`.trim());
-    return (pages[key] ?? (() => new Response("nope", { status: 404 })))();
-  }, ["http://app.test"]);
+  const client = formClient(
+    async (url, init) => {
+      const key = `${init.method} ${url}`;
+      seen.push(`${key} ${init.body ?? ""}`.trim());
+      return (pages[key] ?? (() => new Response("nope", { status: 404 })))();
+    },
+    ["http://app.test"],
+  );
 
   it("follows the auto-submit, 303s as GET, and stops at the first foreign Location", async () => {
     const out = await client.post("http://app.test/start", { a: "1" });

@@ -13,7 +13,9 @@ describe("interface 3.2 / product 5 the payment machine as data", () => {
   it("the held codes are every state except failed and expired, as the partial unique index says", () => {
     expect([...HOLDING_STATUSES].sort()).toEqual(PAYMENT_STATUSES.filter((s) => s !== "failed" && s !== "expired").sort());
     const schema = readFileSync(new URL("../../../schema.sql", import.meta.url), "utf8");
-    expect(schema).toMatch(/payments_active_tx_code ON payments\(partner_id, partner_tx_code\)\s+WHERE status NOT IN \('failed', 'expired'\)/);
+    expect(schema).toMatch(
+      /payments_active_tx_code ON payments\(partner_id, partner_tx_code\)\s+WHERE status NOT IN \('failed', 'expired'\)/,
+    );
   });
 
   it("every payment transition leaves initiated only; nothing leaves captured here (refunds do that)", () => {
@@ -77,11 +79,22 @@ describe("product 6.1 card form", () => {
 
 describe("product 5 toCaptureFacts", () => {
   const terminal = { commissionBasis: "gross", valueDays: 1, valueDaysByCount: { "6": 3 } } as unknown as TerminalRow;
-  const payment = { code: "pay_1", amount: 10_500, principal: 10_000, installment: 1, appliedRateBps: 250, appliedFixedFee: 30 } as PaymentRow;
+  const payment = {
+    code: "pay_1",
+    amount: 10_500,
+    principal: 10_000,
+    installment: 1,
+    appliedRateBps: 250,
+    appliedFixedFee: 30,
+  } as PaymentRow;
   const bank = { bankReference: "b", authCode: "a" };
 
   it("gross: on the charged amount", () => {
-    expect(toCaptureFacts(payment, terminal, bank, T0)).toMatchObject({ commissionAmount: 293, netToPartner: 10_207, expectedValueDate: "2026-11-21" });
+    expect(toCaptureFacts(payment, terminal, bank, T0)).toMatchObject({
+      commissionAmount: 293,
+      netToPartner: 10_207,
+      expectedValueDate: "2026-11-21",
+    });
   });
 
   it("net: on the principal", () => {

@@ -9,12 +9,7 @@ const limiterWith = (overrides: Partial<Record<BudgetName, number>> = {}) =>
   createRateLimiter({ limits: { ...defaultLimits(), ...overrides } });
 
 /** Sends `count` requests at `atMs` and returns how many were admitted. */
-const admitted = (
-  limiter: ReturnType<typeof createRateLimiter>,
-  checks: RateCheck[],
-  count: number,
-  atMs: number,
-): number => {
+const admitted = (limiter: ReturnType<typeof createRateLimiter>, checks: RateCheck[], count: number, atMs: number): number => {
   let passed = 0;
   for (let i = 0; i < count; i += 1) if (limiter.tryAcquire(checks, atMs)) passed += 1;
   return passed;
@@ -228,6 +223,16 @@ describe("product 23: a budget that is off (pages.ip in sandbox) admits everythi
     const limiter = createRateLimiter({ limits: { ...defaultLimits(), "pages.ip": "off", "gate.ip": 2 } });
     expect(admitted(limiter, [{ budget: "pages.ip", key: "k" }], 10_000, T0)).toBe(10_000);
     expect(limiter.size()).toBe(0);
-    expect(admitted(limiter, [{ budget: "pages.ip", key: "k" }, { budget: "gate.ip", key: "k" }], 3, T0)).toBe(2);
+    expect(
+      admitted(
+        limiter,
+        [
+          { budget: "pages.ip", key: "k" },
+          { budget: "gate.ip", key: "k" },
+        ],
+        3,
+        T0,
+      ),
+    ).toBe(2);
   });
 });

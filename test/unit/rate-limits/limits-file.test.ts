@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  BUDGET_NAMES,
-  BUDGETS,
-  defaultLimits,
-  MAX_BUDGET_LIMIT,
-  MULTIPLIED_BUDGETS,
-} from "../../../src/domain/rate-limits/budgets";
+import { BUDGET_NAMES, BUDGETS, defaultLimits, MAX_BUDGET_LIMIT, MULTIPLIED_BUDGETS } from "../../../src/domain/rate-limits/budgets";
 import { limitsHelpText, resolveLimits } from "../../../src/domain/rate-limits/limits-file";
 
 const SERVE = { off: false, sandbox: false };
@@ -13,9 +7,7 @@ const SANDBOX = { off: false, sandbox: true };
 
 describe("product 12: the budget table", () => {
   it("has the budgets with the defaults and windows of the table (product 23 adds pages.ip, product 18 the panel login)", () => {
-    const table = Object.fromEntries(
-      BUDGET_NAMES.map((name) => [name, [BUDGETS[name].limit, BUDGETS[name].windowMs / 60_000]]),
-    );
+    const table = Object.fromEntries(BUDGET_NAMES.map((name) => [name, [BUDGETS[name].limit, BUDGETS[name].windowMs / 60_000]]));
     expect(table).toEqual({
       "gate.ip": [240, 1],
       "gate.platform": [600, 1],
@@ -33,11 +25,7 @@ describe("product 12: the budget table", () => {
   });
 
   it("rateLimitMultiplier scales exactly the payments.create.* budgets", () => {
-    expect([...MULTIPLIED_BUDGETS].sort()).toEqual([
-      "payments.create.ip",
-      "payments.create.ip.hourly",
-      "payments.create.key",
-    ]);
+    expect([...MULTIPLIED_BUDGETS].sort()).toEqual(["payments.create.ip", "payments.create.ip.hourly", "payments.create.key"]);
   });
 });
 

@@ -62,7 +62,8 @@ describe("product 9: the method each endpoint takes", () => {
 
 describe("product 9: refusals of rules.ts steps 5-9 in their order", () => {
   it.each(["initiated", "failed", "expired", "voided", "refunded"] as const)("payment_not_refundable on %s", (status) => {
-    for (const endpoint of ["auto", "void", "credit"] as const) expect(outcome(endpoint, { status, pending: 500 })).toBe("payment_not_refundable");
+    for (const endpoint of ["auto", "void", "credit"] as const)
+      expect(outcome(endpoint, { status, pending: 500 })).toBe("payment_not_refundable");
   });
 
   it.each([

@@ -20,17 +20,42 @@ afterEach(async () => store.close());
 async function captured(code: string, atMs = T0): Promise<void> {
   await store.write((tx) => {
     tx.payments.insert({
-      code, partnerId: "ptn_test", terminalId: "T-1", connectionId: "vpos-1", partnerTxCode: code, channel: "api", linkId: null,
-      amount: 10_000, principal: 10_000, currency: "TRY", installment: 1, description: null, returnUrl: null, paymentRef: `ref_${code}`,
-      expiresAtMs: atMs + 1_800_000, createdAtMs: atMs,
+      code,
+      partnerId: "ptn_test",
+      terminalId: "T-1",
+      connectionId: "vpos-1",
+      partnerTxCode: code,
+      channel: "api",
+      linkId: null,
+      amount: 10_000,
+      principal: 10_000,
+      currency: "TRY",
+      installment: 1,
+      description: null,
+      returnUrl: null,
+      paymentRef: `ref_${code}`,
+      expiresAtMs: atMs + 1_800_000,
+      createdAtMs: atMs,
     });
-    tx.payments.markThreeDStarted(code, ["initiated"], { maskedPan: "400000******0009", cardBrand: null, cardFamily: "credit", cardBank: null, appliedRateBps: 199, appliedFixedFee: null }, atMs);
-    tx.payments.markCaptured(code, ["initiated"], { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-11-21", bankReference: "SIM-A-0", authCode: "1" }, atMs);
+    tx.payments.markThreeDStarted(
+      code,
+      ["initiated"],
+      { maskedPan: "400000******0009", cardBrand: null, cardFamily: "credit", cardBank: null, appliedRateBps: 199, appliedFixedFee: null },
+      atMs,
+    );
+    tx.payments.markCaptured(
+      code,
+      ["initiated"],
+      { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-11-21", bankReference: "SIM-A-0", authCode: "1" },
+      atMs,
+    );
   });
 }
 
 const pending = (id: string, paymentCode: string, method: "void" | "credit" = "credit", amount = 1_000) =>
-  store.write((tx) => tx.refunds.insertPending({ id, paymentCode, partnerId: "ptn_test", partnerRefundCode: id, method, amount, createdAtMs: T0 }));
+  store.write((tx) =>
+    tx.refunds.insertPending({ id, paymentCode, partnerId: "ptn_test", partnerRefundCode: id, method, amount, createdAtMs: T0 }),
+  );
 
 describe("product 9: store guards of refunds", () => {
   it("refunds_one_pending: a second pending refund on one payment is refused by the index itself", async () => {

@@ -153,17 +153,14 @@ describe("product 11 delivery edge cases (fake fetch)", () => {
     expect(result).toMatchObject({ outcome: "permanent", status: null, error: "redirect not followed" });
   });
 
-  it.each(["not a url", "ftp://hooks.example.com/x", "file:///etc/passwd"])(
-    "%s is permanent without any request",
-    async (url) => {
-      let called = false;
-      const fetchImpl: FetchLike = async () => {
-        called = true;
-        return new Response("ok");
-      };
-      const result = await sendDelivery({ url, body, headers, fetchImpl });
-      expect(result).toMatchObject({ outcome: "permanent", status: null });
-      expect(called).toBe(false);
-    },
-  );
+  it.each(["not a url", "ftp://hooks.example.com/x", "file:///etc/passwd"])("%s is permanent without any request", async (url) => {
+    let called = false;
+    const fetchImpl: FetchLike = async () => {
+      called = true;
+      return new Response("ok");
+    };
+    const result = await sendDelivery({ url, body, headers, fetchImpl });
+    expect(result).toMatchObject({ outcome: "permanent", status: null });
+    expect(called).toBe(false);
+  });
 });

@@ -67,12 +67,7 @@ describe("interface 6.2 bodies", () => {
 
   it("is thin: fields outside 6.2 (amounts, card data) never reach the body", () => {
     const input = { id: "evt_1", type: "payment.captured", occurredAtMs: AT_MS, paymentCode: "P", amount: 100, pan: "4111" };
-    expect(Object.keys(JSON.parse(buildEventBody(input as WebhookEventInput)))).toEqual([
-      "id",
-      "type",
-      "occurredAt",
-      "paymentCode",
-    ]);
+    expect(Object.keys(JSON.parse(buildEventBody(input as WebhookEventInput)))).toEqual(["id", "type", "occurredAt", "paymentCode"]);
   });
 
   it.each([

@@ -15,8 +15,17 @@ import type { DeliveryRow } from "../../../src/store/webhooks-sql";
 
 const SERVE: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: false, allowPrivateWebhooks: false };
 const ROW: DeliveryRow = {
-  id: "evt_1", partnerId: "ptn_test", type: "payment.captured", body: '{"id":"evt_1"}', occurredAtMs: 0, status: "pending",
-  attempts: 0, nextAttemptAtMs: 0, firstAttemptAtMs: null, createdAtMs: 0, updatedAtMs: 0,
+  id: "evt_1",
+  partnerId: "ptn_test",
+  type: "payment.captured",
+  body: '{"id":"evt_1"}',
+  occurredAtMs: 0,
+  status: "pending",
+  attempts: 0,
+  nextAttemptAtMs: 0,
+  firstAttemptAtMs: null,
+  createdAtMs: 0,
+  updatedAtMs: 0,
 };
 const PARTNER = { id: "ptn_test", webhookUrl: "https://rebind.partner.example/hooks", webhookSecret: "whsec_test_secret" } as PartnerRow;
 
@@ -64,9 +73,15 @@ describe("product 23 pinnedFetch: the socket goes to the pinned address, the req
         res.writeHead(202, { "x-receiver": "yes" }).end("accepted");
       });
     });
-    const port = await new Promise<number>((done) => server!.listen(0, "127.0.0.1", () => done((server!.address() as { port: number }).port)));
+    const port = await new Promise<number>((done) =>
+      server!.listen(0, "127.0.0.1", () => done((server!.address() as { port: number }).port)),
+    );
     const send = pinnedFetch({ address: "127.0.0.1", family: 4 });
-    const res = await send(`http://rebind.invalid:${port}/hooks`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const res = await send(`http://rebind.invalid:${port}/hooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect([res.status, res.headers.get("x-receiver"), await res.text()]).toEqual([202, "yes", "accepted"]);
     expect(seen).toEqual([{ host: `rebind.invalid:${port}`, body: '{"a":1}' }]);
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAX_DELIVERY_ATTEMPTS,
-  mayAttemptAt,
-  nextAttemptAtMs,
-  planAfterAttempt,
-} from "../../../src/domain/webhooks/schedule";
+import { MAX_DELIVERY_ATTEMPTS, mayAttemptAt, nextAttemptAtMs, planAfterAttempt } from "../../../src/domain/webhooks/schedule";
 
 const S = 1_000;
 const MIN = 60 * S;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  blockedCategory,
-  checkWebhookTarget,
-  parseIPv6,
-  type ResolveHost,
-} from "../../../src/domain/webhooks/ssrf";
+import { blockedCategory, checkWebhookTarget, parseIPv6, type ResolveHost } from "../../../src/domain/webhooks/ssrf";
 
 const noDns: ResolveHost = async (host) => {
   throw new Error(`DNS must not be asked for ${host}`);

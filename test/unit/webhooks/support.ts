@@ -59,7 +59,11 @@ export async function enqueue(h: Parts, event: OutboxEvent, partnerId = "ptn_tes
   return h.store.write((tx) => enqueueWebhook(tx, h.deps, partnerId, event, h.clock.nowMs()));
 }
 
-export async function enqueueOk(h: Parts, event: OutboxEvent = { type: "payment.captured", paymentCode: "pay_1" }, partnerId = "ptn_test"): Promise<string> {
+export async function enqueueOk(
+  h: Parts,
+  event: OutboxEvent = { type: "payment.captured", paymentCode: "pay_1" },
+  partnerId = "ptn_test",
+): Promise<string> {
   const id = await enqueue(h, event, partnerId);
   if (id === null) throw new Error("nothing was queued");
   return id;

@@ -40,11 +40,16 @@ describe("product 21 webhooks tail", () => {
     stop.abort();
     await Promise.all([all, only]);
 
-    const summary = (l: TailLine) => (l.kind === "delivery" ? `delivery ${l.id}` : `attempt ${l.deliveryId}#${l.n} ${l.outcome} ${l.httpStatus}`);
+    const summary = (l: TailLine) =>
+      l.kind === "delivery" ? `delivery ${l.id}` : `attempt ${l.deliveryId}#${l.n} ${l.outcome} ${l.httpStatus}`;
     expect(lines.map(summary).sort()).toEqual(
       [
-        `delivery ${fresh}`, `delivery ${other}`, `attempt ${fresh}#1 retry 500`, `attempt ${other}#1 retry 500`,
-        `attempt ${fresh}#2 delivered 204`, `attempt ${other}#2 delivered 204`,
+        `delivery ${fresh}`,
+        `delivery ${other}`,
+        `attempt ${fresh}#1 retry 500`,
+        `attempt ${other}#1 retry 500`,
+        `attempt ${fresh}#2 delivered 204`,
+        `attempt ${other}#2 delivered 204`,
         // The delivery queued before the tail started is not printed, its first attempt neither; its retry is new.
         `attempt ${old}#2 delivered 204`,
       ].sort(),
@@ -60,7 +65,9 @@ describe("product 21 webhooks tail: a burst larger than one read", () => {
     const lines: TailLine[] = [];
     const stop = new AbortController();
     const run = tailWebhooks(h.store.q, { partnerId: null, signal: stop.signal, emit: (l) => lines.push(l), intervalMs: 5 });
-    const ids = await Promise.all(Array.from({ length: 2_500 }, (_, i) => enqueueOk(h, { type: "payment.captured", paymentCode: `pay_${i}` })));
+    const ids = await Promise.all(
+      Array.from({ length: 2_500 }, (_, i) => enqueueOk(h, { type: "payment.captured", paymentCode: `pay_${i}` })),
+    );
     await until(() => lines.length >= ids.length);
     await new Promise((r) => setTimeout(r, 30));
     stop.abort();

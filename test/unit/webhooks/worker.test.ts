@@ -96,7 +96,9 @@ describe("product 11 a failed write never strands a delivery", () => {
     const id = await enqueueOk(h);
     const write = h.store.write.bind(h.store);
     let calls = 0;
-    const spy = vi.spyOn(h.store, "write").mockImplementation((unit) => (++calls === 2 ? Promise.reject(new Error("database is locked")) : write(unit)));
+    const spy = vi
+      .spyOn(h.store, "write")
+      .mockImplementation((unit) => (++calls === 2 ? Promise.reject(new Error("database is locked")) : write(unit)));
     await h.deps.timers.runDue();
     spy.mockRestore();
     expect(sent).toBe(1);
