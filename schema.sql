@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS connections (
   weekly_max      INTEGER,
   monthly_max     INTEGER,
   window_minutes  INTEGER,
-  window_max      INTEGER
+  window_max      INTEGER,
+  bank_config     TEXT     -- JSON settings of a non-sim bank (product 17 `est` object); added in version 5
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS partners (
@@ -220,6 +221,7 @@ CREATE TABLE IF NOT EXISTS payout_batches (
   status        TEXT NOT NULL CHECK (status IN ('pending', 'paid_out', 'failed')),
   created_at_ms INTEGER NOT NULL,
   updated_at_ms INTEGER NOT NULL,
+  reference     TEXT,   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`); version 5
   UNIQUE (partner_id, day)
 ) WITHOUT ROWID;
 -- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
@@ -373,3 +375,27 @@ CREATE TABLE IF NOT EXISTS panel_audit (
   ip         TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS panel_audit_by_partner ON panel_audit(partner_id, seq DESC);
+
+-- Issue 16 (product 17): the bank side of a card attempt.
+-- One capture request (EST `Auth`) per attempt, ever: the row is written in the unit that moves the
+-- attempt to `capturing`, before the bank is called, and its key refuses a second one.
+CREATE TABLE IF NOT EXISTS bank_auths (
+  attempt_id TEXT PRIMARY KEY REFERENCES payment_attempts(id),
+  sent_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Follow-ups of a capture: `resolve` asks the bank's status for an attempt whose capture answer was
+-- lost or unknown (never re-sending Auth); `void` cancels a capture the bank approved after the
+-- payment could no longer take it. Due rows (due_at_ms set) are the timer wheel's "capture-check".
+CREATE TABLE IF NOT EXISTS capture_checks (
+  attempt_id     TEXT PRIMARY KEY REFERENCES payment_attempts(id),
+  connection_id  TEXT NOT NULL REFERENCES connections(id),
+  kind           TEXT NOT NULL CHECK (kind IN ('resolve', 'void')),
+  amount         INTEGER NOT NULL,
+  bank_reference TEXT,
+  tries          INTEGER NOT NULL DEFAULT 0,
+  due_at_ms      INTEGER,
+  outcome        TEXT CHECK (outcome IN ('captured', 'failed', 'voided', 'void_declined')),
+  updated_at_ms  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;

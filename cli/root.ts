@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import pkg from "../package.json" with { type: "json" };
 import { agreementsCommand, holdsCommand } from "./commands/acceptance";
+import { connectionsCommand } from "./commands/connections";
 import { dayendCommand } from "./commands/dayend";
 import { binsCommand } from "./commands/bins";
 import { installmentsCommand } from "./commands/installments";
@@ -28,6 +29,7 @@ export const root = defineCommand({
     seed: seedCommand,
     partners: partnersCommand,
     terminals: terminalsCommand,
+    connections: connectionsCommand,
     keys: keysCommand,
     payments: paymentsCommand,
     links: linksCommand,

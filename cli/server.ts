@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { serve } from "h3";
 import { consola } from "consola";
-import { systemClock, wallNowMs } from "../src/clock";
+import { systemClock, wallNowMs, type Clock } from "../src/clock";
 import type { Config, Mode } from "../src/deps";
-import { demoSeed, DEMO_API_KEY, DEMO_WEBHOOK_SECRET } from "../src/domain/partners/demo-seed";
+import { DEMO_API_KEY, DEMO_EST_CONNECTION_ID, DEMO_WEBHOOK_SECRET, demoEstConnection, demoSeed } from "../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../src/domain/partners/seed";
 import { createRateLimiter } from "../src/domain/rate-limits/limiter";
 import { resolveLimits } from "../src/domain/rate-limits/limits-file";
+import { EST_SIM_FAULTS } from "../src/bank/est-sim/faults";
 import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
 import { createJsonLog, createLog } from "../src/log";
@@ -72,13 +73,10 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   }
   const fresh = store.q.partners.list().length === 0;
   const clock = opts.mode === "sandbox" ? sandboxClockFor(store) : systemClock;
-  if (opts.mode === "sandbox" && fresh) {
-    const ids = createIds(clock);
-    await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), clock.nowMs(), ids.keyId);
-  }
   const baseUrl = (
     opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`
   ).replace(/\/+$/, "");
+  if (opts.mode === "sandbox") await seedSandbox(store, clock, baseUrl, fresh);
   const config: Config = {
     mode: opts.mode,
     baseUrl,
@@ -147,10 +145,43 @@ function printBanner(b: Banner): void {
       lines.push(
         `Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`,
       );
-    lines.push("Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)");
+    lines.push(
+      "Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)",
+      `                T-3001 (EST / NestPay protocol, model 3d, against the built-in EST simulator at ${b.baseUrl}/sim-est/)`,
+    );
     lines.push("Test cards (any future expiry, any 3-digit CVV; 3D code 123456):");
     for (const c of TEST_CARDS) lines.push(`  ${c.pan}  ${c.outcome}`);
+    lines.push(
+      `EST simulator faults (T-3001, by the amount's kuruş): ${Object.entries(EST_SIM_FAULTS)
+        .map(([k, d]) => `${k} ${d}`)
+        .join("; ")}`,
+    );
     lines.push("Try:", `  curl -s ${b.baseUrl}/v1/payment-acceptance -H 'Authorization: Bearer ${DEMO_API_KEY}'`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * Product 13, 17: a new sandbox database gets the demo data; every start points the demo EST
+ * connection (terminal T-3001) at this run's own simulator, whatever port it listens on now.
+ */
+async function seedSandbox(store: Store, clock: Clock, baseUrl: string, fresh: boolean): Promise<void> {
+  const ids = createIds(clock);
+  if (fresh) {
+    await applySeed(
+      store,
+      parseSeed(
+        demoSeed(
+          DEMO_BINS.map((b) => ({ ...b })),
+          baseUrl,
+        ),
+      ),
+      clock.nowMs(),
+      ids.keyId,
+    );
+    return;
+  }
+  if (store.q.catalog.connection(DEMO_EST_CONNECTION_ID)?.bank === "est") {
+    await applySeed(store, parseSeed({ connections: [demoEstConnection(baseUrl)] }), clock.nowMs(), ids.keyId);
+  }
 }

@@ -1,4 +1,4 @@
-import type { BankGateway } from "./bank/gateway";
+import type { BankRegistry } from "./bank/registry";
 import type { Clock } from "./clock";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import type { Ids } from "./ids";
@@ -31,6 +31,6 @@ export type Deps = {
   log: Log;
   config: Config;
   timers: Timers;
-  /** The bank behind every connection (`sim` today, product 4); card steps call it outside units of work. */
-  bank: BankGateway;
+  /** The bank adapter of each connection (product 17); card steps call them outside units of work. */
+  banks: BankRegistry;
 };

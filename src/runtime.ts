@@ -1,5 +1,8 @@
 import type { H3 } from "h3";
 import { createApp } from "./app";
+import { createEstSimulator, EST_SIM_ACCOUNT } from "./bank/est-sim/simulator";
+import { createBankRegistry } from "./bank/registry";
+import { estSimPages } from "./http/pages/sim-est";
 import { createSimBank } from "./bank/sim/sim-bank";
 import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
@@ -61,7 +64,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     config: opts.config,
     timers,
     rateLimiter: opts.rateLimiter,
-    bank: createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }),
+    banks: createBankRegistry(createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }), {
+      fetch: (input, init) => fetch(input, init),
+      log: opts.log,
+    }),
   };
   const api = apiRoutes(deps);
   // The sandbox buyer (product 21) drives this very app in-process, once it exists.
@@ -88,7 +94,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
   timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
   // product 18: the merchant panel sits beside the other pages, on the same pipeline.
-  const app = createApp(deps, api, [...healthRoutes(deps), ...apiDocsRoutes(deps), ...pageRoutes(deps), ...panelRoutes(deps)]);
+  // product 17: the sandbox also plays an EST bank (terminal T-3001's connection points here).
+  const estSim =
+    opts.config.mode === "sandbox"
+      ? estSimPages(createEstSimulator({ accounts: [EST_SIM_ACCOUNT], nowMs: () => opts.clock.nowMs(), nonce: ids.nonce }))
+      : [];
+  const app = createApp(deps, api, [...healthRoutes(deps), ...apiDocsRoutes(deps), ...pageRoutes(deps), ...panelRoutes(deps), ...estSim]);
   buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);
   const metrics = createServiceMetrics(deps);
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);

@@ -1,4 +1,5 @@
 import type { Deps } from "./deps";
+import { captureCheckTimer } from "./domain/handoff/capture-checks";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
 import { paymentExpiryTimer } from "./domain/payments/expiry";
 import { refundCheckTimer } from "./domain/refunds/timer";
@@ -22,6 +23,7 @@ export const TIMER_MODULES: TimerModule[] = [
   linkExpiryTimer,
   paymentExpiryTimer,
   refundCheckTimer,
+  captureCheckTimer,
   dayendTimer,
   payoutTimer,
 ];

@@ -4,6 +4,7 @@ import type { PayoutBatchRow } from "../../src/store/settlement-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
+import { payoutMarkCommands } from "./payout-marks";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import { toRefundJson, toRefundTableRow } from "./refunds";
 
@@ -22,6 +23,7 @@ export function toPayoutJson(b: PayoutBatchRow) {
     status: b.status,
     createdAt: toIso(b.createdAtMs),
     updatedAt: toIso(b.updatedAtMs),
+    reference: b.reference,
   };
 }
 
@@ -76,6 +78,10 @@ const show = defineCommand({
 });
 
 export const payoutsCommand = defineCommand({
-  meta: { name: "payouts", description: "Inspect payout batches (product 9).\n\nExample: kasa payouts list --status failed" },
-  subCommands: { list, show },
+  meta: {
+    name: "payouts",
+    description:
+      "Inspect payout batches; export and mark the ones an operator transfers (product 9, 17).\n\nExample: kasa payouts list --status failed",
+  },
+  subCommands: { list, show, ...payoutMarkCommands },
 });

@@ -1,8 +1,8 @@
 import type { Sensitive } from "../sensitive";
 
 /**
- * What kasa needs from a bank, whatever the bank. The simulated bank (`sim/sim-bank.ts`) is the
- * first implementation; a real connector (NestPay-like 3D Pay, say) implements the same calls.
+ * What kasa needs from a bank, whatever the bank (product 17). The simulated bank (`sim/`) and the
+ * EST / NestPay connector (`est/`) implement it; `registry.ts` picks one per connection.
  * Every call is async because a real one is network I/O; callers record the in-flight state before
  * calling and the result after (DESIGN "How a request flows" 3).
  *
@@ -11,23 +11,38 @@ import type { Sensitive } from "../sensitive";
 export interface BankGateway {
   /** Connection `bank` value this gateway serves (product 4), e.g. "sim". */
   readonly bank: string;
-  /** Origin the 3D form posts to: the relay page that carries it needs it in CSP form-action. */
+  /** Origin the 3D form posts to (the bank's gate): the relay page allows it in CSP form-action. */
   readonly acsOrigin: string;
 
   /** Opens the 3D step: the auto-submit form to the bank's ACS, or a card-level decline. */
   start3d(input: Start3dInput): Promise<Start3dResult>;
   /** Checks what the ACS posted back to the relay's callback URL for this attempt. */
-  verifyCallback(form: Readonly<Record<string, string>>, context: CallbackContext): Promise<CallbackResult>;
-  /** Charges an authenticated attempt. Same attemptId, same answer: safe to retry after a crash. */
+  verifyCallback(callback: BankCallback, context: CallbackContext): Promise<CallbackResult>;
+  /** Charges an authenticated attempt. kasa calls it at most once per attempt (a constraint). */
   capture(input: CaptureInput): Promise<CaptureResult>;
+  /**
+   * What became of a capture whose answer was lost or unknown: asks the bank (EST ORDERSTATUS),
+   * never sends the charge again. `approved: null` while the bank still cannot say.
+   */
+  captureStatus(input: CaptureInput): Promise<CaptureResult>;
   /** Cancels a capture of the same processing day (refund method `void`, product 9). */
   void(input: RefundInput): Promise<RefundResult>;
   /** Credits back part or all of a capture (refund method `credit`). */
   refund(input: RefundInput): Promise<RefundResult>;
+  /**
+   * For banks without idempotency keys (EST): what to record before a void or credit is sent, so
+   * that a lost answer or a crash is resolved by `refundStatus(marker)` and never by sending again.
+   * null: the bank cannot be asked now (nothing is sent; the refund stays pending).
+   */
+  refundMarker?(kind: "void" | "credit", input: RefundInput): Promise<string | null>;
   /** Asks again about a refund or void that answered `pending`. */
   refundStatus(input: RefundStatusInput): Promise<RefundResult>;
-  /** Pays a day-end payout batch to the partner's account. */
-  payout(input: PayoutInput): Promise<PayoutResult>;
+  /**
+   * Pays a day-end payout batch to the partner's account, where the bank does that itself (the
+   * simulated bank). Absent for acquiring-only banks (EST): an operator transfers and marks the
+   * batch (`kasa payouts mark-paid|mark-failed`).
+   */
+  payout?(input: PayoutInput): Promise<PayoutResult>;
 }
 
 /** PAN, expiry and CVV stay Sensitive until the bank form is rendered (DESIGN house style 9). */
@@ -66,9 +81,18 @@ export type Start3dResult =
   /** Card-level decline before authentication: `payment_declined`, the attempt counts (7.3). */
   | { kind: "declined" };
 
+/** What the buyer's browser posted back from the bank: parsed, and the raw bytes (EST hashes those). */
+export interface BankCallback {
+  form: Readonly<Record<string, string>>;
+  raw: Uint8Array;
+}
+
 export interface CallbackContext {
   /** The attempt named by the callback URL: a result signed for another attempt is refused. */
   attemptId: string;
+  /** What the attempt was opened for: an echo of another amount or count is refused. */
+  amount: number;
+  installment: number;
   nowMs: number;
 }
 
@@ -78,12 +102,13 @@ export type CallbackResult =
    * data and may be kept with the attempt.
    */
   | { ok: true; authenticated: boolean; bankProfile: string }
-  /** Forged, tampered, expired or for another attempt: change nothing. */
-  | { ok: false };
+  /** Forged, tampered, expired or for another attempt: change nothing. `reason` is for the log only. */
+  | { ok: false; reason?: string };
 
 export interface CaptureInput {
   attemptId: string;
   amount: number;
+  installment: number;
   bankProfile: string;
 }
 
@@ -91,7 +116,10 @@ export type CaptureDeclineReason = "insufficient_funds" | "not_authenticated" | 
 
 export type CaptureResult =
   /** `bankReference` is what voids, refunds and refund lookups name later; it holds no card data. */
-  { approved: true; authCode: string; bankReference: string } | { approved: false; reason: CaptureDeclineReason };
+  | { approved: true; authCode: string; bankReference: string }
+  | { approved: false; reason: CaptureDeclineReason; procReturnCode?: string | null; errMsg?: string | null }
+  /** The bank's answer was lost (timeout, 5xx, unreadable): ask its status, never charge again. */
+  | { approved: null; detail: string };
 
 export interface RefundInput {
   /**
@@ -134,6 +162,6 @@ export interface PayoutInput {
   nowMs: number;
 }
 
-export type PayoutFailureReason = "no_payout_account" | "invalid_amount";
+export type PayoutFailureReason = "no_payout_account" | "invalid_amount" | "operator_marked_failed";
 
 export type PayoutResult = { status: "paid"; bankReference: string } | { status: "failed"; reason: PayoutFailureReason };

@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { fail } from "../errors";
 import type { ApiKeyRow, PartnerRow } from "../store/partners-sql";
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-]{1,200})$/;
+const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 
 export type Caller = { partner: PartnerRow; key: ApiKeyRow };
 

@@ -4,7 +4,7 @@ import { describeIssue } from "../domain/checks/valibot-issue";
 import { MAX_BODY_BYTES } from "../limits";
 
 /** Reads at most MAX_BODY_BYTES (product 3: else 413), without buffering an oversized body. */
-export async function readLimitedText(req: Request): Promise<string> {
+export async function readLimitedBytes(req: Request): Promise<Uint8Array> {
   const length = req.headers.get("content-length");
   const declared = Number(length ?? "0");
   if (declared > MAX_BODY_BYTES) fail("request_too_large");
@@ -12,9 +12,9 @@ export async function readLimitedText(req: Request): Promise<string> {
   // already bounded above, so one native read is safe. Reading the stream chunk by chunk costs
   // about 10 µs more per request on Bun (issue 11); it stays for bodies of undeclared size.
   if (length !== null && Number.isSafeInteger(declared) && declared >= 0 && !req.headers.has("transfer-encoding")) {
-    return new TextDecoder("utf-8", { fatal: false }).decode(await req.arrayBuffer());
+    return new Uint8Array(await req.arrayBuffer());
   }
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -28,8 +28,11 @@ export async function readLimitedText(req: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(concat(chunks, total));
+  return concat(chunks, total);
 }
+
+export const readLimitedText = async (req: Request): Promise<string> =>
+  new TextDecoder("utf-8", { fatal: false }).decode(await readLimitedBytes(req));
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
@@ -56,12 +59,18 @@ export async function readJsonBody(req: Request): Promise<unknown> {
 
 /** Form bodies of the browser-facing pages (handoff, link pages). */
 export async function readFormBody(req: Request): Promise<Record<string, string>> {
+  return (await readFormBodyBytes(req)).form;
+}
+
+/** A form body parsed, and its raw bytes: a bank's callback is signed over those (product 17). */
+export async function readFormBodyBytes(req: Request): Promise<{ form: Record<string, string>; raw: Uint8Array }> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") fail("validation_error", "body: a form post is required");
-  const params = new URLSearchParams(await readLimitedText(req));
-  const out: Record<string, string> = {};
-  for (const [k, value] of params) out[k] = value;
-  return out;
+  const raw = await readLimitedBytes(req);
+  const params = new URLSearchParams(new TextDecoder("utf-8", { fatal: false }).decode(raw));
+  const form: Record<string, string> = {};
+  for (const [k, value] of params) form[k] = value;
+  return { form, raw };
 }
 
 /** Runs a valibot schema; the first issue becomes `path: message` (product 3). */

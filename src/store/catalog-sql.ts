@@ -17,6 +17,8 @@ export type ConnectionRow = {
   monthlyMax: number | null;
   windowMinutes: number | null;
   windowMax: number | null;
+  /** JSON settings of a non-sim bank (product 17), parsed and checked by the bank's adapter. */
+  bankConfig: string | null;
 };
 
 export type StoredRate = { count: number; brand: string | null; onUs: boolean | null; rateBps: number; fixedFee: number | null };
@@ -50,7 +52,7 @@ const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null 
 
 const CONNECTION_COLUMNS = `id, psp_id AS pspId, bank, active, accepts_foreign AS acceptsForeignCards,
   accepts_debit AS acceptsDebit, per_tx_max AS perTxMax, daily_max AS dailyMax, weekly_max AS weeklyMax,
-  monthly_max AS monthlyMax, window_minutes AS windowMinutes, window_max AS windowMax`;
+  monthly_max AS monthlyMax, window_minutes AS windowMinutes, window_max AS windowMax, bank_config AS bankConfig`;
 
 const TERMINAL_COLUMNS = `id, partner_id AS partnerId, connection_id AS connectionId, active,
   commission_basis AS commissionBasis, installments, rates, infrastructure, direct_collection AS directCollection,
@@ -89,14 +91,15 @@ export function catalogSql(db: Db) {
       return r && toConnection(r);
     },
     connections: () => db.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY id`).all<Raw>().map(toConnection),
-    upsertConnection(c: ConnectionRow): void {
+    upsertConnection(c: Omit<ConnectionRow, "bankConfig"> & { bankConfig?: string | null }): void {
       db.prepare(
         `INSERT INTO connections (id, psp_id, bank, active, accepts_foreign, accepts_debit, per_tx_max, daily_max,
-           weekly_max, monthly_max, window_minutes, window_max) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           weekly_max, monthly_max, window_minutes, window_max, bank_config) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET psp_id = excluded.psp_id, bank = excluded.bank, active = excluded.active,
            accepts_foreign = excluded.accepts_foreign, accepts_debit = excluded.accepts_debit,
            per_tx_max = excluded.per_tx_max, daily_max = excluded.daily_max, weekly_max = excluded.weekly_max,
-           monthly_max = excluded.monthly_max, window_minutes = excluded.window_minutes, window_max = excluded.window_max`,
+           monthly_max = excluded.monthly_max, window_minutes = excluded.window_minutes, window_max = excluded.window_max,
+           bank_config = excluded.bank_config`,
       ).run(
         c.id,
         c.pspId,
@@ -110,6 +113,7 @@ export function catalogSql(db: Db) {
         c.monthlyMax,
         c.windowMinutes,
         c.windowMax,
+        c.bankConfig ?? null,
       );
     },
     terminal: (id: string) => {

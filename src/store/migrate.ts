@@ -3,7 +3,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -22,6 +22,11 @@ export function migrate(db: Db): void {
   if (current === SCHEMA_VERSION) return;
   db.exec("BEGIN IMMEDIATE");
   try {
+    // Version 5 added connections.bank_config (issue 16); CREATE TABLE IF NOT EXISTS adds no column.
+    if (current > 0 && current < 5) {
+      addColumnIfMissing(db, "connections", "bank_config", "TEXT");
+      addColumnIfMissing(db, "payout_batches", "reference", "TEXT");
+    }
     db.exec(schemaSql);
     // Version 2 added the connection-limit totals (issue 17): fill them from the payments so far.
     if (current < 2) connectionUsageSql(db).rebuildConnectionUsage();
@@ -31,4 +36,12 @@ export function migrate(db: Db): void {
     db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/** ALTER TABLE ADD COLUMN for a table that exists without the column (an older database). */
+function addColumnIfMissing(db: Db, table: string, column: string, type: string): void {
+  const exists = db.prepare("SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?").get<{ one: number }>(table);
+  if (!exists) return;
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }

@@ -1,6 +1,7 @@
 import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
 import { attemptsSql } from "./attempts-sql";
+import { bankSql } from "./bank-sql";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { catalogSql } from "./catalog-sql";
 import { linkCheckoutSql } from "./link-checkout-sql";
@@ -40,6 +41,7 @@ export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
     linkCheckout: linkCheckoutSql(db),
     payments: paymentsSql(db),
     attempts: attemptsSql(db),
+    bank: bankSql(db),
     operator: operatorSql(db),
     refunds: refundsSql(db),
     settlement: settlementSql(db),

@@ -15,6 +15,8 @@ export type PayoutBatchRow = {
   status: PayoutStatus;
   createdAtMs: number;
   updatedAtMs: number;
+  /** The transfer's reference once paid (the simulated bank's, or the operator's), else null. */
+  reference: string | null;
 };
 
 /**
@@ -32,7 +34,7 @@ const DUE_PAYMENT = `settled_day IS NOT NULL AND payout_batch_id IS NULL AND exp
 const DUE_REFUND = `method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL AND updated_at_ms < ?`;
 
 /** The payout batch columns as a PayoutBatchRow; the operator's read views select them too. */
-export const PAYOUT_BATCH_COLUMNS = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+export const PAYOUT_BATCH_COLUMNS = `id, partner_id AS partnerId, day, amount, status, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs, reference`;
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
 
@@ -109,10 +111,23 @@ export function settlementSql(db: Db) {
       db
         .prepare(`SELECT ${PAYOUT_BATCH_COLUMNS} FROM payout_batches WHERE status = 'pending' ORDER BY created_at_ms, id`)
         .all<PayoutBatchRow>(),
-    finishBatch: (id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number) =>
+    finishBatch: (id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number, reference: string | null = null) =>
       db
-        .prepare(`UPDATE payout_batches SET status = ?, updated_at_ms = ? WHERE id = ? AND status IN (${placeholders(from.length)})`)
-        .run(to, atMs, id, ...from).changes === 1,
+        .prepare(
+          `UPDATE payout_batches SET status = ?, updated_at_ms = ?, reference = ? WHERE id = ? AND status IN (${placeholders(from.length)})`,
+        )
+        .run(to, atMs, reference, id, ...from).changes === 1,
+    /** Product 17: the banks of the connections behind a batch's captures and refunds. */
+    banksOfBatch: (id: string): string[] =>
+      db
+        .prepare(
+          `SELECT DISTINCT c.bank AS bank FROM payments p JOIN connections c ON c.id = p.connection_id
+           WHERE p.payout_batch_id = ?
+              OR p.code IN (SELECT payment_code FROM refunds WHERE payout_batch_id = ?)
+           ORDER BY c.bank`,
+        )
+        .all<{ bank: string }>(id, id)
+        .map((r) => r.bank),
     /** A failed payout gives its items back: they are due again at the next day end. */
     releaseBatch(id: string): void {
       db.prepare("UPDATE payments SET payout_batch_id = NULL WHERE payout_batch_id = ?").run(id);

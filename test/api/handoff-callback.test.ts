@@ -162,11 +162,11 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
   it("a crash after '3D started' and before the bank answered: the ref stays used, the window expiry resolves it", async () => {
     h = await harness({ allow500: true });
     const c = await createPayment(h);
-    const bank = h.deps.bank;
-    h.deps.bank = { ...bank, start3d: () => Promise.reject(new Error("process died here")) };
+    const bank = h.deps.banks.sim;
+    h.deps.banks.sim = { ...bank, start3d: () => Promise.reject(new Error("process died here")) };
     const crashed = await handOff(h, c.json.paymentRef, APPROVED);
     expect(crashed.page?.status).toBe(500);
-    h.deps.bank = bank;
+    h.deps.banks.sim = bank;
     expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", threeDStarted: true });
     expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["starting"]);
     expect((await handOff(h, c.json.paymentRef, APPROVED)).page?.status).toBe(409);
@@ -179,9 +179,9 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     h = await harness({ allow500: true });
     const c = await createPayment(h);
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
-    const bank = h.deps.bank;
+    const bank = h.deps.banks.sim;
     let captures = 0;
-    h.deps.bank = {
+    h.deps.banks.sim = {
       ...bank,
       capture: () => {
         captures += 1;
@@ -189,7 +189,7 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
       },
     };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(500);
-    h.deps.bank = {
+    h.deps.banks.sim = {
       ...bank,
       capture: (input) => {
         captures += 1;
@@ -203,12 +203,12 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
   });
 
-  it("the window closing while the bank captures: the payment stays expired, the approval is logged for a void", async () => {
+  it("the window closing while the bank captures: the payment stays expired, the approval is voided (product 17)", async () => {
     h = await harness();
     const c = await createPayment(h);
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
-    const bank = h.deps.bank;
-    h.deps.bank = {
+    const bank = h.deps.banks.sim;
+    h.deps.banks.sim = {
       ...bank,
       capture: async (input) => {
         await h.advance(30 * MINUTE_MS);
@@ -220,6 +220,9 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
     expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
     expect(h.log.lines.some((l) => l.includes("capture approved after the payment left initiated"))).toBe(true);
+    const [attempt] = h.store.q.attempts.byPayment(c.json.paymentCode);
+    expect(h.store.q.bank.check(attempt!.id)).toMatchObject({ kind: "void", outcome: "voided", dueAtMs: null });
+    expect(h.log.lines.some((l) => l.includes("late capture voided"))).toBe(true);
   });
 
   it("a genuine callback after the window (the timer not yet run) expires the payment and does not capture", async () => {

@@ -12,7 +12,7 @@ afterEach(async () => h?.close());
 /** Counts the 3D starts that reach the bank (each is one card tried on the bank's side). */
 function countBankStarts(hh: Harness): { n: number } {
   const seen = { n: 0 };
-  const bank = hh.deps.bank;
+  const bank = hh.deps.banks.sim;
   const start3d = bank.start3d.bind(bank);
   bank.start3d = (input: Start3dInput) => {
     seen.n += 1;

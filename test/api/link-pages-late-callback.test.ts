@@ -10,7 +10,7 @@ afterEach(async () => h?.close());
 /** Counts capture calls to the bank; `during` runs while the bank is capturing. */
 function watchCaptures(hh: Harness, during: () => Promise<void> = async () => {}): { n: number } {
   const seen = { n: 0 };
-  const bank = hh.deps.bank;
+  const bank = hh.deps.banks.sim;
   const capture = bank.capture.bind(bank);
   bank.capture = async (input: CaptureInput) => {
     seen.n += 1;

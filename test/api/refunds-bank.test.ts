@@ -84,7 +84,7 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
   it("a bank that cannot be reached leaves the refund pending and asks again later (nothing lost)", async () => {
     h = await harness();
     const pay = await capture(h);
-    const bank = h.deps.bank as { refund: (typeof h.deps.bank)["refund"] };
+    const bank = h.deps.banks.sim as { refund: (typeof h.deps.banks.sim)["refund"] };
     const real = bank.refund;
     bank.refund = async () => {
       throw new Error("connection reset");

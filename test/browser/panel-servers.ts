@@ -24,7 +24,17 @@ export async function startPanelKasa(): Promise<PanelKasa> {
   const origin = new URL(server.url!).origin;
   const store = await openStore(":memory:");
   let n = 0;
-  await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), systemClock.nowMs(), () => `key_panel_browser_${++n}`);
+  await applySeed(
+    store,
+    parseSeed(
+      demoSeed(
+        DEMO_BINS.map((b) => ({ ...b })),
+        "http://127.0.0.1:1",
+      ),
+    ),
+    systemClock.nowMs(),
+    () => `key_panel_browser_${++n}`,
+  );
   runtime = createRuntime({
     store,
     clock: new SandboxClock(0, systemClock),

@@ -38,7 +38,12 @@ export async function startKasa(): Promise<Kasa> {
   const store: Store = await openStore(":memory:");
   await applySeed(
     store,
-    parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))),
+    parseSeed(
+      demoSeed(
+        DEMO_BINS.map((b) => ({ ...b })),
+        "http://127.0.0.1:1",
+      ),
+    ),
     systemClock.nowMs(),
     () => `key_browser_${Math.random().toString(36).slice(2)}`,
   );

@@ -10,6 +10,7 @@ const BATCH = {
   status: "paid_out",
   createdAt: "2026-03-03T09:00:00.000Z",
   updatedAt: "2026-03-03T09:00:00.000Z",
+  reference: null,
 };
 
 describe("product 14: kasa payouts list|show", () => {

@@ -19,7 +19,17 @@ async function sandboxDb(): Promise<{ db: string; keyId: string }> {
   const db = join(mkdtempSync(join(tmpdir(), "kasa-demo-key-")), "kasa.db");
   const store = await openStore(db);
   let n = 0;
-  await applySeed(store, parseSeed(demoSeed(DEMO_BINS.map((b) => ({ ...b })))), 0, () => `key_demo${++n}`);
+  await applySeed(
+    store,
+    parseSeed(
+      demoSeed(
+        DEMO_BINS.map((b) => ({ ...b })),
+        "http://127.0.0.1:1",
+      ),
+    ),
+    0,
+    () => `key_demo${++n}`,
+  );
   const keyId = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)))!.id;
   await store.close();
   return { db, keyId };

@@ -1,4 +1,4 @@
-import { ManualClock, SandboxClock, type Clock } from "../../src/clock";
+import { type ManualClock, SandboxClock, type Clock } from "../../src/clock";
 import type { Config } from "../../src/deps";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";

@@ -22,6 +22,8 @@ export interface SimBankOptions {
 
 export interface SimBank extends BankGateway {
   readonly acsUrl: string;
+  /** The simulated bank pays its batches itself (product 17). */
+  payout(input: PayoutInput): Promise<PayoutResult>;
   /** The ACS page for the form the relay's auto-submit page posted to `acsUrl`. */
   renderAcsPage(fields: Readonly<Record<string, string>>, options: AcsPageOptions): PageResponse;
 }
@@ -65,8 +67,10 @@ export const createSimBank = (options: SimBankOptions): SimBank => {
     acsOrigin: base.origin,
     acsUrl,
     start3d: (input) => startSim3d(secret, acsUrl, input),
-    verifyCallback: (form, context) => verifySimCallback(secret, form, context),
+    verifyCallback: (callback, context) => verifySimCallback(secret, callback.form, context),
     capture: async (input) => captureSim(secret, input),
+    // Stateless: the same attempt and profile give the same answer, so asking is capturing again.
+    captureStatus: async (input) => captureSim(secret, input),
     void: async (input) => reverseSim(secret, "void", input.bankReference, input.amount, input.nowMs),
     refund: async (input) => reverseSim(secret, "refund", input.bankReference, input.amount, input.nowMs),
     refundStatus: async (input) => {

@@ -1,40 +1,69 @@
-import type { CaptureResult } from "../../bank/gateway";
+import type { BankCallback, BankGateway, CaptureInput, CaptureResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
 import { isLinkClosedFor } from "../link-checkout/attempt-guard";
+import { bankOf } from "../payments/bank-of";
 import { ATTEMPT_TRANSITIONS } from "../payments/machine";
-import { capturePayment, expireIfDue, failPayment } from "../payments/transitions";
+import { expireIfDue, failPayment } from "../payments/transitions";
+import {
+  CAPTURE_CHECK_FIRST_MS,
+  CAPTURE_CHECK_TIMER,
+  recordCapture,
+  whileCapturing,
+  voidLateCapture,
+  type CaptureRecorded,
+} from "./capture-record";
 import type { CallbackOutcome } from "./outcomes";
 
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 
 /**
- * Product 6.4: the ACS result for one attempt. The simulated bank is stateless, so a genuine token
- * stays genuine until its deadline; what makes a replay harmless is the attempt, which the first
- * use moves out of `acs` in a conditional update. Forged, tampered or replayed callbacks change
- * nothing. Capture happens outside any unit, between recording "capturing" and the result, and
- * the payment moves only by conditional update: never captured twice.
+ * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the payment's
+ * connection. What makes a replay or a concurrent callback harmless is the attempt, which the
+ * first use moves out of `acs` in a conditional update, together with the one-Auth claim (a
+ * primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
+ * between recording "capturing" and the result. An unknown answer is asked about (ORDERSTATUS),
+ * never sent again; a capture approved after the payment could no longer take it is voided.
  */
-export async function completeCallback(deps: Deps, attemptId: string, form: Readonly<Record<string, string>>): Promise<CallbackOutcome> {
+export async function completeCallback(deps: Deps, attemptId: string, callback: BankCallback): Promise<CallbackOutcome> {
   const attempt = deps.store.q.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
-  const verified = await deps.bank.verifyCallback(form, { attemptId, nowMs: deps.clock.nowMs() });
-  if (!verified.ok) return { kind: "rejected" };
+  const opened = deps.store.q.payments.get(attempt.paymentCode);
+  invariant(opened, `attempt ${attemptId} refers to a missing payment`);
+  const bank = bankOf(deps, opened.connectionId);
+  const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
+  const verified = await bank.verifyCallback(callback, context);
+  if (!verified.ok) {
+    // Kept for diagnosis: which attempt and why, never the posted values (product 17).
+    deps.log.warn("bank callback refused", { attemptId, bank: bank.bank, reason: verified.reason ?? "not genuine" });
+    return { kind: "rejected" };
+  }
   const closed = await deps.store.write((tx) => closeAttempt(tx, deps, attemptId, verified.authenticated, deps.clock.nowMs()));
   if (closed.kind === "rejected") return closed;
   if (closed.kind === "done") return redirectOf(closed.payment, "failed");
   const { payment } = closed;
-  const captured = await deps.bank.capture({ attemptId, amount: payment.amount, bankProfile: verified.bankProfile });
-  const status = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
-  return redirectOf(payment, status);
+  const input: CaptureInput = { attemptId, amount: payment.amount, installment: payment.installment, bankProfile: verified.bankProfile };
+  const captured = await whileCapturing(deps, attemptId, () => captureOnce(deps, bank, input));
+  const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
+  if (recorded === "voiding") await voidLateCapture(deps, attemptId);
+  return redirectOf(payment, recorded);
+}
+
+/** The one capture request of the attempt; an unknown answer is asked about once right away. */
+async function captureOnce(deps: Deps, bank: BankGateway, input: CaptureInput): Promise<CaptureResult> {
+  const result = await bank.capture(input);
+  if (result.approved !== null) return result;
+  deps.log.warn("capture outcome unknown; asking the bank", { attemptId: input.attemptId, detail: result.detail });
+  return bank.captureStatus(input);
 }
 
 /**
  * The first use of a genuine callback closes the attempt. Not authenticated: 3D rejected, the
  * payment fails. A payment that is no longer initiated, or whose window has passed (it is expired
  * here, the timer may not have run yet), is not captured: the attempt is closed as failed.
+ * Authenticated: the attempt moves to capturing, the one Auth is claimed and its check opened.
  */
 function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: boolean, nowMs: number): Closed {
   const attempt = tx.attempts.get(attemptId);
@@ -60,46 +89,21 @@ function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: b
   }
   const t = ATTEMPT_TRANSITIONS.authenticate;
   invariant(tx.attempts.move(attemptId, t.from, t.to, nowMs), "an attempt read as acs in this unit can be closed");
+  invariant(tx.bank.claimAuth(attemptId, nowMs), `attempt ${attemptId}: a capture was claimed before`);
+  const dueAtMs = nowMs + CAPTURE_CHECK_FIRST_MS;
+  tx.bank.openCheck(
+    { attemptId, connectionId: payment.connectionId, kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
+    nowMs,
+  );
+  deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
   return { kind: "capture", payment };
 }
 
-function recordCapture(
-  tx: Repos,
-  deps: Deps,
-  attemptId: string,
-  before: PaymentRow,
-  result: CaptureResult,
-  nowMs: number,
-): "captured" | "failed" {
-  // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
-  // takes the path below of a capture that found its payment no longer initiated.
-  if (isLinkClosedFor(tx, deps, before, nowMs)) failPayment(tx, deps, tx.payments.get(before.code) ?? before, nowMs);
-  const payment = tx.payments.get(before.code) ?? before;
-  if (result.approved && capturePayment(tx, deps, payment, result, nowMs)) {
-    const t = ATTEMPT_TRANSITIONS.capture;
-    tx.attempts.move(attemptId, t.from, t.to, nowMs);
-    return "captured";
-  }
-  const t = ATTEMPT_TRANSITIONS.rejectCapture;
-  tx.attempts.move(attemptId, t.from, t.to, nowMs);
-  if (result.approved) {
-    // The window closed while the bank was capturing: the payment is expired and stays so. The
-    // bank reference is logged (no card data in it) so an operator can void the charge.
-    deps.log.warn("capture approved after the payment left initiated", {
-      paymentCode: payment.code,
-      attemptId,
-      status: payment.status,
-      bankReference: result.bankReference,
-    });
-    return "failed";
-  }
-  failPayment(tx, deps, payment, nowMs);
-  return "failed";
-}
-
 /** Product 6.4: 303 to returnUrl with `paymentCode` and `status` appended to its query. */
-function redirectOf(payment: PaymentRow, status: "captured" | "failed"): CallbackOutcome {
+function redirectOf(payment: PaymentRow, recorded: CaptureRecorded | "failed"): CallbackOutcome {
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
+  // An outcome still unknown at the bank: the payment is still initiated (the partner asks the API).
+  const status = recorded === "captured" ? "captured" : recorded === "pending" ? "initiated" : "failed";
   return { kind: "redirect", location: withResult(payment.returnUrl, payment.code, status), paymentCode: payment.code, status };
 }
 

@@ -9,7 +9,8 @@ import type { ErrorCode } from "../../errors";
 export type HandoffRefusal = { kind: "refused"; code: ErrorCode; shown: boolean };
 
 /** The bank's 3D form, to be auto-submitted to the ACS (product 6.3). */
-export type BankForm = { kind: "bank-form"; action: string; fields: BankFormFields };
+/** `gateOrigin`: the adapter's gate, the only CSP form-action source of the page that posts it (product 17). */
+export type BankForm = { kind: "bank-form"; action: string; fields: BankFormFields; gateOrigin: string };
 
 export type HandoffResult = BankForm | HandoffRefusal;
 
@@ -17,5 +18,5 @@ export const refuse = (code: ErrorCode, shown = true): HandoffRefusal => ({ kind
 
 /** What the callback ends in: the 303 to returnUrl, or a rejection page that changed nothing. */
 export type CallbackOutcome =
-  | { kind: "redirect"; location: string; paymentCode: string; status: "captured" | "failed" }
+  | { kind: "redirect"; location: string; paymentCode: string; status: "captured" | "failed" | "initiated" }
   | { kind: "rejected" };

@@ -3,6 +3,7 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { PaymentRow } from "../../store/payments-sql";
 import type { Repos } from "../../store/repos";
+import { bankOf } from "../payments/bank-of";
 import { onLinkPayment } from "../payments/link-hooks";
 import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "../payments/machine";
 import type { CardForm } from "./card-form";
@@ -18,21 +19,22 @@ import { callbackUrlOf } from "./paths";
  *
  * Exported for the payment-link pages, whose card form continues here with a link payment's ref.
  */
-export async function startHandoff(deps: Deps, input: CardForm): Promise<HandoffResult> {
+export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
   const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
   if (decision.kind === "refused") return decision;
   const { payment, attemptId } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
-  const started = await deps.bank.start3d({
+  const bank = bankOf(deps, payment.connectionId);
+  const started = await bank.start3d({
     attemptId,
     amount: payment.amount,
     installment: payment.installment,
     card: input.card,
     callbackUrl: callbackUrlOf(deps.config.baseUrl, attemptId),
-    returnOrigin: new URL(payment.returnUrl).origin,
+    returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
     nowMs: deps.clock.nowMs(),
   });
-  return deps.store.write((tx) => recordStart(tx, deps, decision, started, deps.clock.nowMs()));
+  return deps.store.write((tx) => recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
 }
 
 /**
@@ -40,12 +42,19 @@ export async function startHandoff(deps: Deps, input: CardForm): Promise<Handoff
  * bank answered has closed it, and then the ref has expired. A decline (payment_declined) counts,
  * keeps the payment initiated and frees the ref for another card (interface 3.2).
  */
-function recordStart(tx: Repos, deps: Deps, granted: StartGranted, started: Start3dResult, nowMs: number): HandoffResult {
+function recordStart(
+  tx: Repos,
+  deps: Deps,
+  granted: StartGranted,
+  started: Start3dResult,
+  gateOrigin: string,
+  nowMs: number,
+): HandoffResult {
   const { payment, attemptId } = granted;
   if (started.kind === "form") {
     const t = ATTEMPT_TRANSITIONS.toAcs;
     if (!tx.attempts.move(attemptId, t.from, t.to, nowMs)) return refuse("payment_ref_expired");
-    return { kind: "bank-form", action: started.action, fields: started.fields };
+    return { kind: "bank-form", action: started.action, fields: started.fields, gateOrigin };
   }
   const t = ATTEMPT_TRANSITIONS.decline;
   if (tx.attempts.move(attemptId, t.from, t.to, nowMs, true)) releaseAfterDecline(tx, deps, payment, nowMs);

@@ -1,4 +1,3 @@
-import type { BankGateway, Start3dInput } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { isApiError, type ErrorCode } from "../../errors";
 import { invariant } from "../../invariant";
@@ -53,10 +52,7 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
   }
   if (prepared.kind !== "prepared") return prepared;
   const { payment } = prepared;
-  const result = await startHandoff(withReturnOrigin(deps, returnOriginOf(deps, prepared.link)), {
-    ...form.card,
-    paymentRef: payment.paymentRef,
-  });
+  const result = await startHandoff(deps, { ...form.card, paymentRef: payment.paymentRef }, returnOriginOf(deps, prepared.link));
   const link = deps.store.q.links.get(found.id) ?? prepared.link;
   if (result.kind === "refused" && pageStateOf(link.status) !== "payable") return { kind: "not-payable", link };
   // Another tab used the last attempt between this request's two units (the relay's check 4b).
@@ -133,15 +129,4 @@ function newLinkPayment(tx: Repos, deps: Deps, link: LinkRow, option: Installmen
  */
 function returnOriginOf(deps: Deps, link: LinkRow): string {
   return new URL(link.redirectUrl ?? deps.config.baseUrl).origin;
-}
-
-/**
- * `startHandoff` names the payment's returnUrl origin (here kasa's result page) as the return
- * origin; this hands the bank the link's final one instead. Everything else is the same deps.
- */
-function withReturnOrigin(deps: Deps, returnOrigin: string): Deps {
-  const bank = deps.bank;
-  const start3d = (input: Start3dInput) => bank.start3d({ ...input, returnOrigin });
-  const routed = Object.create(bank, { start3d: { value: start3d } }) as BankGateway;
-  return { ...deps, bank: routed };
 }

@@ -1,3 +1,4 @@
+import { EST_SIM_ACCOUNT } from "../../bank/est-sim/accounts";
 import type { SeedFile } from "./seed-schema";
 
 // product 13: what `kasa sandbox` loads into a new database. Fixed key and secret so the
@@ -7,10 +8,40 @@ export const DEMO_API_KEY = "kasa_sk_demo_0000000000000000000000000000000000";
 export const DEMO_WEBHOOK_SECRET = "whsec_demo";
 export const DEMO_PARTNER_ID = "ptn_demo";
 
-export function demoSeed(bins: NonNullable<SeedFile["bins"]>): SeedFile {
+/** Product 17: the sandbox's EST connection, pointing at the simulator the sandbox itself serves. */
+export const DEMO_EST_CONNECTION_ID = "vpos-est";
+
+export function demoEstConnection(baseUrl: string): NonNullable<SeedFile["connections"]>[number] {
+  return {
+    id: DEMO_EST_CONNECTION_ID,
+    psp: "psp-1",
+    bank: "est",
+    active: true,
+    acceptsForeignCards: true,
+    acceptsDebit: true,
+    limits: null,
+    est: {
+      model: "3d",
+      gateUrl: `${baseUrl}/sim-est/fim/est3Dgate`,
+      apiUrl: `${baseUrl}/sim-est/fim/api`,
+      clientId: EST_SIM_ACCOUNT.clientId,
+      apiUser: EST_SIM_ACCOUNT.apiUser,
+      apiPassword: EST_SIM_ACCOUNT.apiPassword,
+      storeKey: EST_SIM_ACCOUNT.storeKey,
+      lang: "tr",
+      timeoutMs: 10_000,
+    },
+  };
+}
+
+/** `baseUrl`: the sandbox's own, where its EST simulator answers (product 17). */
+export function demoSeed(bins: NonNullable<SeedFile["bins"]>, baseUrl: string): SeedFile {
   return {
     psps: [{ id: "psp-1", active: true }],
-    connections: [{ id: "vpos-1", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true, acceptsDebit: true, limits: null }],
+    connections: [
+      { id: "vpos-1", psp: "psp-1", bank: "sim", active: true, acceptsForeignCards: true, acceptsDebit: true, limits: null },
+      demoEstConnection(baseUrl),
+    ],
     partners: [
       {
         id: DEMO_PARTNER_ID,
@@ -64,6 +95,25 @@ export function demoSeed(bins: NonNullable<SeedFile["bins"]>): SeedFile {
           { count: 1, rateBps: 220 },
           { count: 3, rateBps: 480 },
           { count: 6, rateBps: 720, fixedFee: 50 },
+        ],
+      },
+      {
+        // Product 17: the same test cards, through the EST / NestPay protocol and its simulator.
+        id: "T-3001",
+        partner: DEMO_PARTNER_ID,
+        connection: DEMO_EST_CONNECTION_ID,
+        active: true,
+        commissionBasis: "gross",
+        installments: [1, 2, 3, 6],
+        infrastructure: "standard",
+        directCollection: false,
+        valueDays: 1,
+        bank: "Demo EST Bank",
+        rates: [
+          { count: 1, rateBps: 199 },
+          { count: 2, rateBps: 350 },
+          { count: 3, rateBps: 450 },
+          { count: 6, rateBps: 690 },
         ],
       },
     ],

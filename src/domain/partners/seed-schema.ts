@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { estConfigSchema } from "../../bank/est/config";
 import { API_KEY_MIN_CHARS } from "../../limits";
 
 // product 15: the seed file. Absent and null are the same for optional fields (product 16).
@@ -13,7 +14,9 @@ export const psp = v.strictObject({ id, active: opt(v.boolean()) });
 export const connection = v.strictObject({
   id,
   psp: id,
-  bank: opt(v.picklist(["sim"])),
+  // Product 17: `sim` (the default) or `est` with its settings (src/bank/est/config.ts).
+  bank: opt(v.picklist(["sim", "est"])),
+  est: opt(estConfigSchema),
   active: opt(v.boolean()),
   acceptsForeignCards: opt(v.boolean()),
   acceptsDebit: opt(v.boolean()),

@@ -1,3 +1,4 @@
+import { toEstConfig } from "../../bank/est/config";
 import * as v from "valibot";
 import { describeIssue } from "../checks/valibot-issue";
 import { hashApiKey } from "../../ids";
@@ -30,6 +31,8 @@ function checkReferences(tx: Repos, s: SeedFile): void {
   const has = (ids: Array<{ id: string }> | null | undefined, id: string) => (ids ?? []).some((x) => x.id === id);
   s.connections?.forEach((c, i) => {
     if (!has(s.psps, c.psp) && !tx.catalog.psp(c.psp)) throw new SeedError(`connections[${i}].psp: unknown psp "${c.psp}"`);
+    if (c.bank === "est" && !c.est) throw new SeedError(`connections[${i}].est: is required when bank is "est"`);
+    if (c.bank !== "est" && c.est) throw new SeedError(`connections[${i}].est: only for bank "est"`);
   });
   const partnerExists = (id: string) => has(s.partners, id) || tx.partners.get(id) !== undefined;
   s.terminals?.forEach((t, i) => {
@@ -62,6 +65,7 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
       id: c.id,
       pspId: c.psp,
       bank: c.bank ?? "sim",
+      bankConfig: c.est ? JSON.stringify(toEstConfig(c.est)) : null,
       active: c.active ?? true,
       acceptsForeignCards: c.acceptsForeignCards ?? false,
       acceptsDebit: c.acceptsDebit ?? true,

@@ -48,7 +48,7 @@ type AttemptTransition = { from: readonly AttemptStatus[]; to: AttemptStatus };
  * One card attempt, recorded before the bank is called (crash safety, DESIGN request flow 3):
  * starting -> acs (the bank's form went out) or declined (payment_declined at 3D start);
  * acs -> capturing (genuine, authenticated callback; closes the attempt to replays) or failed;
- * capturing -> captured or failed. Window expiry abandons whatever is still open.
+ * capturing -> captured or failed. Window expiry abandons what is still starting or at the ACS.
  */
 export const ATTEMPT_TRANSITIONS = {
   toAcs: { from: ["starting"], to: "acs" },
@@ -57,5 +57,7 @@ export const ATTEMPT_TRANSITIONS = {
   rejectAuthentication: { from: ["acs"], to: "failed" },
   capture: { from: ["capturing"], to: "captured" },
   rejectCapture: { from: ["capturing"], to: "failed" },
-  abandon: { from: ["starting", "acs", "capturing"], to: "failed" },
+  // A `capturing` attempt is never abandoned: the bank may have charged it, so its capture check
+  // (handoff/capture-checks.ts) asks and captures or voids it (issue 16, product 17).
+  abandon: { from: ["starting", "acs"], to: "failed" },
 } as const satisfies Record<string, AttemptTransition>;

@@ -1,9 +1,10 @@
-import type { RefundResult } from "../../bank/gateway";
+import type { BankGateway, RefundResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
 import type { RefundOutcome, RefundRow } from "../../store/refunds-sql";
 import type { Repos } from "../../store/repos";
+import { bankOf } from "../payments/bank-of";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
 
@@ -15,11 +16,28 @@ import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
 /** Timer kind of a pending refund's next question to the bank; key = refundId. */
 export const REFUND_CHECK_TIMER = "refund-check";
 
-/** Sends the refund or void; null when the bank could not be reached (asked again later). */
+/** The adapter of the refunded payment's connection (product 17). */
+function bankOfRefund(deps: Deps, refund: RefundRow): BankGateway {
+  const payment = deps.store.q.payments.get(refund.paymentCode);
+  invariant(payment, `refund ${refund.id} refers to a missing payment`);
+  return bankOf(deps, payment.connectionId);
+}
+
+/**
+ * Sends the refund or void; null when the bank could not be reached (asked again later). A bank
+ * without idempotency keys gets its marker recorded first (gateway `refundMarker`), so whatever
+ * happens after the send is resolved by asking, never by sending again.
+ */
 export async function sendToBank(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
   const input = { idempotencyKey: refund.id, bankReference: captureReference, amount: refund.amount, nowMs: deps.clock.nowMs() };
+  const bank = bankOfRefund(deps, refund);
   try {
-    return refund.method === "void" ? await deps.bank.void(input) : await deps.bank.refund(input);
+    if (bank.refundMarker) {
+      const marker = await bank.refundMarker(refund.method, input);
+      if (marker === null) return null;
+      await deps.store.write((tx) => tx.refunds.notePendingAtBank(refund.id, marker, deps.clock.nowMs()));
+    }
+    return refund.method === "void" ? await bank.void(input) : await bank.refund(input);
   } catch (error) {
     deps.log.warn("refund: bank call failed", { refundId: refund.id, error });
     return null;
@@ -35,7 +53,7 @@ export async function sendToBank(deps: Deps, refund: RefundRow, captureReference
 export async function askAgain(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
   if (refund.bankReference === null) return sendToBank(deps, refund, captureReference);
   try {
-    return await deps.bank.refundStatus({
+    return await bankOfRefund(deps, refund).refundStatus({
       bankReference: captureReference,
       refundReference: refund.bankReference,
       nowMs: deps.clock.nowMs(),

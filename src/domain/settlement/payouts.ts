@@ -1,5 +1,6 @@
 import type { PayoutResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
+import type { Timers } from "../../timers";
 import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
 import type { Repos } from "../../store/repos";
@@ -46,14 +47,26 @@ export function formBatch(tx: Repos, deps: Deps, partnerId: string, runDay: stri
   return id;
 }
 
-/** Pays one pending batch through the bank and records the answer; answers the batch as it stands. */
+/**
+ * Pays one pending batch through the simulated bank and records the answer; answers the batch as
+ * it stands. Product 17: a payout is not an acquiring call, so a batch with anything from a real
+ * bank's connection stays pending until an operator transfers and marks it (`markPayout`).
+ */
 export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatchRow | undefined> {
   const batch = deps.store.q.settlement.batch(batchId);
   if (!batch || batch.status !== "pending") return batch;
+  if (!awaitsBankPayout(deps.store.q, batchId)) {
+    deps.log.info("payout batch awaits an operator's transfer", {
+      payoutBatchId: batchId,
+      partnerId: batch.partnerId,
+      amount: batch.amount,
+    });
+    return batch;
+  }
   const partner = deps.store.q.partners.get(batch.partnerId);
   let result: PayoutResult;
   try {
-    result = await deps.bank.payout({
+    result = await deps.banks.sim.payout({
       idempotencyKey: batchId,
       partnerId: batch.partnerId,
       amount: batch.amount,
@@ -68,9 +81,41 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
   return deps.store.write((tx) => recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
 }
 
-function recordPayout(tx: Repos, deps: Deps, batch: PayoutBatchRow, result: PayoutResult, nowMs: number): PayoutBatchRow {
+/** What recording a payout answer needs: the outbox (ids, timers) and the log; the CLI has these too. */
+export type PayoutDeps = Pick<Deps, "ids" | "log"> & { timers: Pick<Timers, "schedule"> };
+
+/** Only batches of simulated-bank connections alone are paid by a bank. */
+export const awaitsBankPayout = (q: Repos, batchId: string): boolean => q.settlement.banksOfBatch(batchId).every((bank) => bank === "sim");
+
+/** The operator's answer; `reference` is the transfer's (or the failure's) reference, kept on the batch. */
+export type PayoutMark = { status: "paid" | "failed"; reference: string | null };
+
+/**
+ * `kasa payouts mark-paid|mark-failed` (product 17): the operator's answer for a pending batch,
+ * recorded as the simulated bank's would be (payout.paid_out / payout.failed; a failed batch's
+ * items are due again at the next day end). False when the batch is not pending.
+ */
+export function markPayout(tx: Repos, deps: PayoutDeps, batchId: string, mark: PayoutMark, nowMs: number): boolean {
+  const batch = tx.settlement.batch(batchId);
+  if (!batch || batch.status !== "pending") return false;
+  const result: PayoutResult =
+    mark.status === "paid"
+      ? { status: "paid", bankReference: mark.reference ?? "" }
+      : { status: "failed", reason: "operator_marked_failed" };
+  return recordPayout(tx, deps, batch, result, nowMs, mark.reference).status !== "pending";
+}
+
+function recordPayout(
+  tx: Repos,
+  deps: PayoutDeps,
+  batch: PayoutBatchRow,
+  result: PayoutResult,
+  nowMs: number,
+  reference?: string | null,
+): PayoutBatchRow {
   const t = result.status === "paid" ? PAYOUT_TRANSITIONS.pay : PAYOUT_TRANSITIONS.fail;
-  if (tx.settlement.finishBatch(batch.id, t.from, t.to, nowMs)) {
+  const kept = reference !== undefined ? reference : result.status === "paid" ? result.bankReference : null;
+  if (tx.settlement.finishBatch(batch.id, t.from, t.to, nowMs, kept)) {
     if (result.status === "failed") {
       tx.settlement.releaseBatch(batch.id);
       deps.log.warn("payout failed", { payoutBatchId: batch.id, partnerId: batch.partnerId, reason: result.reason });

@@ -9,7 +9,7 @@ import { isApiError, statusOf, type ErrorCode } from "../../errors";
 import { invariant } from "../../invariant";
 import { routeParams } from "../endpoint";
 import type { PageRoute } from "../page";
-import { readFormBody } from "../read";
+import { readFormBody, readFormBodyBytes } from "../read";
 import { autoSubmitForm, errorPage, renderPage, type PageResponse } from "../../html";
 
 // The relay surface of interface 4.7 / product 6: the buyer's browser posts the card here, gets
@@ -63,7 +63,7 @@ export function renderHandoffResult(deps: Deps, result: HandoffResult, traceId: 
     deps.log.info("handoff refused", { code: result.code, traceId });
     return handoffErrorPage(deps, result.code, result.shown, traceId);
   }
-  const bankOrigin = deps.bank.acsOrigin;
+  const bankOrigin = result.gateOrigin;
   invariant(new URL(result.action).origin === bankOrigin, "the bank's 3D form posts to the bank's own origin");
   const nonce = deps.ids.nonce();
   const body = autoSubmitForm({ action: result.action, fields: result.fields, nonce, label: "Bankaya devam et" });
@@ -99,11 +99,16 @@ async function postHandoff(deps: Deps, event: H3Event, traceId: string): Promise
   return renderHandoffResult(deps, await startHandoff(deps, parsed.value), traceId);
 }
 
-/** POST /handoff/callback/:attemptId (product 6.4). */
+/** POST /handoff/callback/:attemptId (product 6.4, 17): parsed and raw, as banks sign the bytes. */
 async function postCallback(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
-  const form = await readForm(deps, event, traceId);
-  if (form instanceof Response) return form;
-  const outcome = await completeCallback(deps, routeParams(event).attemptId ?? "", form);
+  let callback: { form: Record<string, string>; raw: Uint8Array };
+  try {
+    callback = await readFormBodyBytes(event.req);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return handoffErrorPage(deps, error.code, true, traceId);
+  }
+  const outcome = await completeCallback(deps, routeParams(event).attemptId ?? "", callback);
   if (outcome.kind === "redirect") return seeOther(outcome.location);
   deps.log.warn("handoff callback rejected", { traceId });
   return toWebResponse(errorPage({ code: null, message: CALLBACK_REJECTED, traceId, nonce: deps.ids.nonce(), status: 400 }));

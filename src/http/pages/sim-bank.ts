@@ -1,5 +1,4 @@
-import type { BankGateway } from "../../bank/gateway";
-import { SIM_BANK_PATHS, type SimBank } from "../../bank/sim/sim-bank";
+import { SIM_BANK_PATHS } from "../../bank/sim/sim-bank";
 import type { Deps } from "../../deps";
 import type { PageRoute } from "../page";
 import { readFormBody } from "../read";
@@ -10,12 +9,8 @@ import { isApiError } from "../../errors";
 // auto-submitting page posts the bank's 3D form here; the page it answers posts the one-time code
 // to the relay's callback. Nothing here is logged: the posted form carries the card.
 
-const isSimBank = (bank: BankGateway): bank is SimBank => typeof (bank as Partial<SimBank>).renderAcsPage === "function";
-
-/** Only when the deployment's bank is the simulated one; a real bank serves its own ACS. */
+/** Served in every mode: a connection with `"bank": "sim"` may exist in serve too (product 17). */
 export function simBankPages(deps: Deps): PageRoute[] {
-  const bank = deps.bank;
-  if (!isSimBank(bank)) return [];
   return [
     {
       method: "POST",
@@ -28,7 +23,7 @@ export function simBankPages(deps: Deps): PageRoute[] {
           if (!isApiError(error)) throw error;
           return handoffErrorPage(deps, error.code, true, traceId);
         }
-        return toWebResponse(bank.renderAcsPage(form, { nonce: deps.ids.nonce(), nowMs: deps.clock.nowMs(), traceId }));
+        return toWebResponse(deps.banks.sim.renderAcsPage(form, { nonce: deps.ids.nonce(), nowMs: deps.clock.nowMs(), traceId }));
       },
     },
   ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SIM_REFUND_PENDING_MS } from "../../../src/bank/sim/sim-limits";
 import { TEST_CARDS } from "../../../src/bank/sim/test-cards";
-import { acsSubmission, callbackUrlOf, newBank, startOf, T0 } from "./sim-fixtures";
+import { acsSubmission, callbackUrlOf, cb, newBank, startOf, T0 } from "./sim-fixtures";
 
 type Flow =
   | { start: "declined" }
@@ -44,11 +44,11 @@ describe("product 6 test cards through start3d -> ACS -> callback -> capture -> 
     expect(page.status).toBe(200);
     expect(action).toBe(callbackUrlOf(attemptId));
 
-    const callback = await bank.verifyCallback(form, { attemptId, nowMs: T0 + 1000 });
+    const callback = await bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId, nowMs: T0 + 1000 });
     expect(callback).toMatchObject({ ok: true, authenticated: flow.authenticated });
     if (!callback.ok || !flow.authenticated) return;
 
-    const capture = await bank.capture({ attemptId, amount: 123456, bankProfile: callback.bankProfile });
+    const capture = await bank.capture({ attemptId, amount: 123456, installment: 1, bankProfile: callback.bankProfile });
     if (flow.capture === "insufficient_funds") {
       expect(capture).toEqual({ approved: false, reason: "insufficient_funds" });
       return;
@@ -81,9 +81,9 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
   ])("%s", async (pan, expected) => {
     const bank = newBank();
     const { form } = await acsSubmission(bank, pan, "att_1");
-    const callback = await bank.verifyCallback(form, { attemptId: "att_1", nowMs: T0 });
+    const callback = await bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 });
     if (!callback.ok) throw new Error("callback refused");
-    const capture = await bank.capture({ attemptId: "att_1", amount: 5000, bankProfile: callback.bankProfile });
+    const capture = await bank.capture({ attemptId: "att_1", amount: 5000, installment: 1, bankProfile: callback.bankProfile });
     if (!capture.approved) throw new Error("capture refused");
     const refund = await bank.refund({ idempotencyKey: "rfd_test", bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
     expect(refund).toMatchObject(expected);
@@ -93,9 +93,9 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
   it("keeps refund behaviour across a restart with the same secret (no card data kept)", async () => {
     const before = newBank();
     const { form } = await acsSubmission(before, "5400001300000000", "att_r");
-    const callback = await before.verifyCallback(form, { attemptId: "att_r", nowMs: T0 });
+    const callback = await before.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_r", nowMs: T0 });
     if (!callback.ok) throw new Error("callback refused");
-    const capture = await before.capture({ attemptId: "att_r", amount: 5000, bankProfile: callback.bankProfile });
+    const capture = await before.capture({ attemptId: "att_r", amount: 5000, installment: 1, bankProfile: callback.bankProfile });
     if (!capture.approved) throw new Error("capture refused");
     const refund = await before.refund({ idempotencyKey: "rfd_test", bankReference: capture.bankReference, amount: 5000, nowMs: T0 });
 
@@ -120,7 +120,7 @@ describe("product 9 refund answers carry the interface 2.4 bank fields", () => {
 describe("product 9 payouts", () => {
   it("pays a batch to an account and fails without one", async () => {
     const bank = newBank();
-    const paid = await bank.payout({
+    const paid = await bank.payout!({
       idempotencyKey: "pob_test",
       partnerId: "ptn_demo",
       amount: 10000,
@@ -128,13 +128,13 @@ describe("product 9 payouts", () => {
       nowMs: T0,
     });
     expect(paid).toMatchObject({ status: "paid", bankReference: expect.stringMatching(/^SIMPO-[0-9A-F]{16}$/) });
-    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 })).toEqual(
-      {
-        status: "failed",
-        reason: "no_payout_account",
-      },
-    );
-    expect(await bank.payout({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 0, payoutAccount: "TR00", nowMs: T0 })).toEqual({
+    expect(
+      await bank.payout!({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 10000, payoutAccount: null, nowMs: T0 }),
+    ).toEqual({
+      status: "failed",
+      reason: "no_payout_account",
+    });
+    expect(await bank.payout!({ idempotencyKey: "pob_test", partnerId: "ptn_demo", amount: 0, payoutAccount: "TR00", nowMs: T0 })).toEqual({
       status: "failed",
       reason: "invalid_amount",
     });

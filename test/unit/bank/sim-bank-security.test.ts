@@ -3,7 +3,7 @@ import { SIM_ACS_WINDOW_MS } from "../../../src/bank/sim/sim-limits";
 import { createSimBank } from "../../../src/bank/sim/sim-bank";
 import { sensitive } from "../../../src/sensitive";
 import { readForm } from "./read-form";
-import { acsSubmission, BASE_URL, cardOf, CVV, NONCE, newBank, postedFields, RETURN_ORIGIN, startOf, T0 } from "./sim-fixtures";
+import { acsSubmission, BASE_URL, cardOf, CVV, cb, NONCE, newBank, postedFields, RETURN_ORIGIN, startOf, T0 } from "./sim-fixtures";
 
 const PAN = "4000001100000009";
 
@@ -16,7 +16,7 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
   it("accepts the genuine callback", async () => {
     const bank = newBank();
     const { form } = await acsSubmission(bank, PAN, "att_1");
-    expect(await bank.verifyCallback(form, { attemptId: "att_1", nowMs: T0 })).toEqual({
+    expect(await bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 })).toEqual({
       ok: true,
       authenticated: true,
       bankProfile: "approve",
@@ -29,20 +29,23 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
     const token = form.token ?? "";
     for (let i = 0; i < token.length; i++) {
       const forged = { ...form, token: flipOneBit(token, i) };
-      expect(await bank.verifyCallback(forged, { attemptId: "att_1", nowMs: T0 }), `bit flip at ${i}`).toEqual({ ok: false });
+      expect(
+        await bank.verifyCallback(cb(forged), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 }),
+        `bit flip at ${i}`,
+      ).toEqual({ ok: false });
     }
   });
 
   it("refuses a token made for another attempt", async () => {
     const bank = newBank();
     const { form } = await acsSubmission(bank, PAN, "att_1");
-    expect(await bank.verifyCallback(form, { attemptId: "att_2", nowMs: T0 })).toEqual({ ok: false });
+    expect(await bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_2", nowMs: T0 })).toEqual({ ok: false });
   });
 
   it("refuses a token once the ACS window has passed", async () => {
     const bank = newBank();
     const { form } = await acsSubmission(bank, PAN, "att_1");
-    const at = (nowMs: number) => bank.verifyCallback(form, { attemptId: "att_1", nowMs });
+    const at = (nowMs: number) => bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_1", nowMs });
     expect((await at(T0 + SIM_ACS_WINDOW_MS - 1)).ok).toBe(true);
     expect(await at(T0 + SIM_ACS_WINDOW_MS)).toEqual({ ok: false });
   });
@@ -50,12 +53,21 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
   it("refuses a token signed with another secret, a request token, and no token", async () => {
     const { form } = await acsSubmission(newBank("another-secret-0123456789"), PAN, "att_1");
     const bank = newBank();
-    expect(await bank.verifyCallback(form, { attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
+    expect(await bank.verifyCallback(cb(form), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
     const start = postedFields(await startOf(bank, PAN, "att_1"));
-    expect(await bank.verifyCallback({ token: start.request ?? "", otp: "123456" }, { attemptId: "att_1", nowMs: T0 })).toEqual({
+    expect(
+      await bank.verifyCallback(cb({ token: start.request ?? "", otp: "123456" }), {
+        amount: 1,
+        installment: 1,
+        attemptId: "att_1",
+        nowMs: T0,
+      }),
+    ).toEqual({
       ok: false,
     });
-    expect(await bank.verifyCallback({ otp: "123456" }, { attemptId: "att_1", nowMs: T0 })).toEqual({ ok: false });
+    expect(await bank.verifyCallback(cb({ otp: "123456" }), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 })).toEqual({
+      ok: false,
+    });
   });
 
   it.each([
@@ -65,10 +77,10 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
   ])("does not authenticate on %s, and capture refuses it", async (_, change) => {
     const bank = newBank();
     const { form } = await acsSubmission(bank, PAN, "att_1");
-    const callback = await bank.verifyCallback({ ...form, ...change }, { attemptId: "att_1", nowMs: T0 });
+    const callback = await bank.verifyCallback(cb({ ...form, ...change }), { amount: 1, installment: 1, attemptId: "att_1", nowMs: T0 });
     expect(callback).toMatchObject({ ok: true, authenticated: false });
     if (!callback.ok) return;
-    expect(await bank.capture({ attemptId: "att_1", amount: 100, bankProfile: callback.bankProfile })).toEqual({
+    expect(await bank.capture({ attemptId: "att_1", amount: 100, installment: 1, bankProfile: callback.bankProfile })).toEqual({
       approved: false,
       reason: "not_authenticated",
     });
@@ -76,9 +88,9 @@ describe("product 6.4 callback token: signed, single attempt, time-limited", () 
 
   it("answers a retried capture of one attempt with the same reference", async () => {
     const bank = newBank();
-    const first = await bank.capture({ attemptId: "att_1", amount: 100, bankProfile: "approve" });
-    expect(await newBank().capture({ attemptId: "att_1", amount: 100, bankProfile: "approve" })).toEqual(first);
-    expect(await bank.capture({ attemptId: "att_2", amount: 100, bankProfile: "approve" })).not.toEqual(first);
+    const first = await bank.capture({ attemptId: "att_1", amount: 100, installment: 1, bankProfile: "approve" });
+    expect(await newBank().capture({ attemptId: "att_1", amount: 100, installment: 1, bankProfile: "approve" })).toEqual(first);
+    expect(await bank.capture({ attemptId: "att_2", amount: 100, installment: 1, bankProfile: "approve" })).not.toEqual(first);
   });
 });
 

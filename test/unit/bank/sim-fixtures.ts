@@ -55,3 +55,6 @@ export const acsSubmission = async (
   const { action, hidden } = readForm(page.body);
   return { action, form: { ...hidden, otp, action: "confirm" }, page };
 };
+
+/** A callback as the relay hands it over; the simulated bank reads only the parsed form. */
+export const cb = (form: Record<string, string>) => ({ form, raw: new Uint8Array(0) });

@@ -18,6 +18,7 @@ const CONNECTION: ConnectionRow = {
   id: "vpos-1",
   pspId: "psp-1",
   bank: "sim",
+  bankConfig: null,
   active: true,
   acceptsForeignCards: false,
   acceptsDebit: true,

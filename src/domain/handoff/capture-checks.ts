@@ -1,0 +1,39 @@
+import type { TimerModule } from "../../timer-modules";
+import { bankOf } from "../payments/bank-of";
+import { SECOND_MS } from "../../limits";
+import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture } from "./capture-record";
+
+/**
+ * "capture-check" (issue 16, product 17): an attempt whose capture answer is unknown, or was lost
+ * in a crash, is resolved by asking the bank's status (never by capturing again); a capture
+ * approved too late is voided. Rebuilt at start from the open checks. The handler re-reads the
+ * check, so a stale or duplicate timer does nothing.
+ */
+export const captureCheckTimer: TimerModule = {
+  kind: CAPTURE_CHECK_TIMER,
+  handler: (deps) => async (attemptId, dueAtMs) => {
+    const check = deps.store.q.bank.check(attemptId);
+    if (!check || check.dueAtMs === null) return;
+    const due = Math.max(dueAtMs, check.dueAtMs);
+    if (deps.clock.nowMs() < due) {
+      deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, due);
+      return;
+    }
+    if (isCapturing(deps, attemptId)) {
+      deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, deps.clock.nowMs() + 30 * SECOND_MS);
+      return;
+    }
+    if (check.kind === "void") return voidLateCapture(deps, attemptId);
+    const attempt = deps.store.q.attempts.get(attemptId);
+    const payment = attempt && deps.store.q.payments.get(attempt.paymentCode);
+    if (!attempt || !payment || attempt.status !== "capturing") {
+      await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, "failed", deps.clock.nowMs()));
+      return;
+    }
+    const input = { attemptId, amount: check.amount, installment: payment.installment, bankProfile: "" };
+    const result = await bankOf(deps, check.connectionId).captureStatus(input);
+    const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
+    if (recorded === "voiding") await voidLateCapture(deps, attemptId);
+  },
+  pending: (deps) => deps.store.q.bank.openChecks().map((c) => ({ key: c.attemptId, dueAtMs: c.dueAtMs ?? 0 })),
+};

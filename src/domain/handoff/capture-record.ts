@@ -1,0 +1,134 @@
+import type { CaptureResult } from "../../bank/gateway";
+import type { Deps } from "../../deps";
+import { invariant } from "../../invariant";
+import { MINUTE_MS, SECOND_MS } from "../../limits";
+import type { PaymentRow } from "../../store/payments-sql";
+import type { Repos } from "../../store/repos";
+import { isLinkClosedFor } from "../link-checkout/attempt-guard";
+import { bankOf } from "../payments/bank-of";
+import { ATTEMPT_TRANSITIONS } from "../payments/machine";
+import { capturePayment, failPayment } from "../payments/transitions";
+
+// What a capture answer does to the attempt, the payment and the attempt's capture check (issue
+// 16, product 17): approved and still capturable is captured; approved too late is voided
+// automatically; declined fails the payment; unknown leaves the attempt capturing and asks again
+// on a timer (30 s, 2 min, 10 min, 1 h, then hourly), never sending the capture again.
+
+/** Timer kind of an attempt's capture check; key = attemptId. */
+export const CAPTURE_CHECK_TIMER = "capture-check";
+
+/** The check opened with the capture: past any adapter's timeout, so it only acts after a crash. */
+export const CAPTURE_CHECK_FIRST_MS = 150 * SECOND_MS;
+
+const RETRY_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINUTE_MS, 60 * MINUTE_MS];
+export const nextCheckAtMs = (tries: number, nowMs: number): number => nowMs + (RETRY_MS[tries] ?? 60 * MINUTE_MS);
+
+export type CaptureRecorded = "captured" | "failed" | "voiding" | "pending";
+
+// Captures this process is sending right now, per store: their check waits for the answer
+// instead of asking the bank about an order whose Auth is still on the wire.
+const inFlight = new WeakMap<object, Set<string>>();
+
+export async function whileCapturing<T>(deps: Deps, attemptId: string, send: () => Promise<T>): Promise<T> {
+  let set = inFlight.get(deps.store);
+  if (!set) {
+    set = new Set();
+    inFlight.set(deps.store, set);
+  }
+  set.add(attemptId);
+  try {
+    return await send();
+  } finally {
+    set.delete(attemptId);
+  }
+}
+
+export const isCapturing = (deps: Deps, attemptId: string): boolean => inFlight.get(deps.store)?.has(attemptId) ?? false;
+
+export function recordCapture(
+  tx: Repos,
+  deps: Deps,
+  attemptId: string,
+  before: PaymentRow,
+  result: CaptureResult,
+  nowMs: number,
+): CaptureRecorded {
+  const attempt = tx.attempts.get(attemptId);
+  // Recorded already (by the check, after a restart): report what was recorded.
+  if (!attempt || attempt.status !== "capturing") return attempt?.status === "captured" ? "captured" : "failed";
+  if (result.approved === null) {
+    const check = tx.bank.check(attemptId);
+    const dueAtMs = nextCheckAtMs(check?.tries ?? 0, nowMs);
+    tx.bank.retryCheck(attemptId, dueAtMs, nowMs);
+    deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
+    deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
+    return "pending";
+  }
+  // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
+  // takes the path below of a capture that found its payment no longer initiated.
+  if (isLinkClosedFor(tx, deps, before, nowMs)) failPayment(tx, deps, tx.payments.get(before.code) ?? before, nowMs);
+  const payment = tx.payments.get(before.code) ?? before;
+  if (result.approved && capturePayment(tx, deps, payment, result, nowMs)) {
+    const t = ATTEMPT_TRANSITIONS.capture;
+    tx.attempts.move(attemptId, t.from, t.to, nowMs);
+    tx.bank.finishCheck(attemptId, "captured", nowMs);
+    return "captured";
+  }
+  const t = ATTEMPT_TRANSITIONS.rejectCapture;
+  tx.attempts.move(attemptId, t.from, t.to, nowMs);
+  if (result.approved) {
+    // The window closed (or the link did) while the bank was capturing: the charge is voided.
+    deps.log.warn("capture approved after the payment left initiated; voiding it", {
+      paymentCode: payment.code,
+      attemptId,
+      status: payment.status,
+      bankReference: result.bankReference,
+    });
+    const check = { attemptId, connectionId: payment.connectionId, amount: payment.amount, bankReference: result.bankReference };
+    tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
+    return "voiding";
+  }
+  tx.bank.finishCheck(attemptId, "failed", nowMs);
+  failPayment(tx, deps, payment, nowMs);
+  return "failed";
+}
+
+/**
+ * Voids a capture approved too late (outside any unit). A retry first asks the bank's status, so
+ * a void whose answer was lost is not taken for a decline. A decline is logged for an operator.
+ */
+export async function voidLateCapture(deps: Deps, attemptId: string): Promise<void> {
+  const check = deps.store.q.bank.check(attemptId);
+  if (!check || check.kind !== "void" || check.dueAtMs === null) return;
+  invariant(check.bankReference !== null, `void check ${attemptId} has no capture reference`);
+  const bank = bankOf(deps, check.connectionId);
+  const payment = deps.store.q.attempts.get(attemptId);
+  const installment = payment ? (deps.store.q.payments.get(payment.paymentCode)?.installment ?? 1) : 1;
+  const input = { attemptId, amount: check.amount, installment, bankProfile: "" };
+  if (check.tries > 0) {
+    const status = await bank.captureStatus(input);
+    if (status.approved === false) {
+      await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, "voided", deps.clock.nowMs()));
+      return;
+    }
+    if (status.approved === null) return retryVoid(deps, attemptId, check.tries);
+  }
+  const result = await bank.void({
+    idempotencyKey: `${attemptId}-void`,
+    bankReference: check.bankReference,
+    amount: check.amount,
+    nowMs: deps.clock.nowMs(),
+  });
+  if (result.status === "pending") return retryVoid(deps, attemptId, check.tries);
+  const outcome = result.status === "approved" ? "voided" : "void_declined";
+  await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, outcome, deps.clock.nowMs()));
+  const fields = { attemptId, bankReference: check.bankReference, procReturnCode: result.procReturnCode, errMsg: result.errMsg };
+  if (outcome === "voided") deps.log.warn("late capture voided", fields);
+  else deps.log.error("late capture: the bank refused the void; an operator must act", fields);
+}
+
+async function retryVoid(deps: Deps, attemptId: string, tries: number): Promise<void> {
+  const dueAtMs = nextCheckAtMs(tries, deps.clock.nowMs());
+  await deps.store.write((tx) => void tx.bank.retryCheck(attemptId, dueAtMs, deps.clock.nowMs()));
+  deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
+}
