@@ -39,6 +39,10 @@ export type RuntimeOptions = {
   config: Config;
   log: Log;
   rateLimiter: RateLimiter;
+  /** How bank adapters reach their bank; tests route it to the app's own EST simulator. */
+  bankFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Serve the EST simulator under /sim-est/ (product 17): the sandbox does; tests may in serve mode. */
+  estSimulator?: { slowMs?: number };
 };
 
 const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
@@ -65,7 +69,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     timers,
     rateLimiter: opts.rateLimiter,
     banks: createBankRegistry(createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }), {
-      fetch: (input, init) => fetch(input, init),
+      fetch: opts.bankFetch ?? ((input, init) => fetch(input, init)),
       log: opts.log,
     }),
   };
@@ -96,8 +100,15 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   // product 18: the merchant panel sits beside the other pages, on the same pipeline.
   // product 17: the sandbox also plays an EST bank (terminal T-3001's connection points here).
   const estSim =
-    opts.config.mode === "sandbox"
-      ? estSimPages(createEstSimulator({ accounts: [EST_SIM_ACCOUNT], nowMs: () => opts.clock.nowMs(), nonce: ids.nonce }))
+    opts.config.mode === "sandbox" || opts.estSimulator
+      ? estSimPages(
+          createEstSimulator({
+            accounts: [EST_SIM_ACCOUNT],
+            nowMs: () => opts.clock.nowMs(),
+            nonce: ids.nonce,
+            slowMs: opts.estSimulator?.slowMs,
+          }),
+        )
       : [];
   const app = createApp(deps, api, [...healthRoutes(deps), ...apiDocsRoutes(deps), ...pageRoutes(deps), ...panelRoutes(deps), ...estSim]);
   buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);

@@ -21,6 +21,11 @@ export type HarnessOptions = {
   allow500?: boolean;
   /** Also write the service log as product 19's JSON lines into this array. */
   jsonLog?: string[];
+  /**
+   * Product 17: serve the EST simulator in-process and route the bank adapters' requests to it
+   * (through `transport` when given, which may delay, drop or rewrite them).
+   */
+  estSim?: { slowMs?: number; transport?: (url: string, init: RequestInit, send: () => Promise<Response>) => Promise<Response> };
 };
 
 export type Reply = { status: number; headers: Headers; text: string; json: any };
@@ -95,7 +100,26 @@ export async function harness(opts: HarnessOptions = {}) {
   function tee(level: "info" | "warn" | "error") {
     return (m: string, f?: Record<string, unknown>) => (log[level](m, f), json![level](m, f));
   }
-  const runtime = createRuntime({ store, clock: serviceClock, config, log: runtimeLog, rateLimiter });
+  const estSim = opts.estSim;
+  // In-process, so the adapter's timeout is honoured here as fetch would honour it.
+  const toApp = (url: string, init: RequestInit): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const signal = init.signal;
+      signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      Promise.resolve(runtime.app.request(url, init)).then(resolve, reject);
+    });
+  const runtime = createRuntime({
+    store,
+    clock: serviceClock,
+    config,
+    log: runtimeLog,
+    rateLimiter,
+    ...(estSim && {
+      estSimulator: { slowMs: estSim.slowMs },
+      bankFetch: (url: string, init: RequestInit) =>
+        estSim.transport ? estSim.transport(url, init, () => toApp(url, init)) : toApp(url, init),
+    }),
+  });
   let keyN = 0;
   await applySeed(store, parseSeed(opts.seed ?? TEST_SEED), clock.nowMs(), () => `key_test${++keyN}`);
 

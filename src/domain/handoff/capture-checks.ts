@@ -1,7 +1,7 @@
 import type { TimerModule } from "../../timer-modules";
 import { bankOf } from "../payments/bank-of";
 import { SECOND_MS } from "../../limits";
-import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture } from "./capture-record";
+import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
 
 /**
  * "capture-check" (issue 16, product 17): an attempt whose capture answer is unknown, or was lost
@@ -31,7 +31,7 @@ export const captureCheckTimer: TimerModule = {
       return;
     }
     const input = { attemptId, amount: check.amount, installment: payment.installment, bankProfile: "" };
-    const result = await bankOf(deps, check.connectionId).captureStatus(input);
+    const result = await whileCapturing(deps, attemptId, () => bankOf(deps, check.connectionId).captureStatus(input));
     const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
     if (recorded === "voiding") await voidLateCapture(deps, attemptId);
   },

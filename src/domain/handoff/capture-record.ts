@@ -23,6 +23,12 @@ export const CAPTURE_CHECK_FIRST_MS = 150 * SECOND_MS;
 const RETRY_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINUTE_MS, 60 * MINUTE_MS];
 export const nextCheckAtMs = (tries: number, nowMs: number): number => nowMs + (RETRY_MS[tries] ?? 60 * MINUTE_MS);
 
+/** One timer per open check: the one scheduled with the capture is replaced, not added to. */
+function rescheduleCheck(deps: Deps, attemptId: string, dueAtMs: number): void {
+  deps.timers.cancel(CAPTURE_CHECK_TIMER, attemptId);
+  deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
+}
+
 export type CaptureRecorded = "captured" | "failed" | "voiding" | "pending";
 
 // Captures this process is sending right now, per store: their check waits for the answer
@@ -60,7 +66,7 @@ export function recordCapture(
     const check = tx.bank.check(attemptId);
     const dueAtMs = nextCheckAtMs(check?.tries ?? 0, nowMs);
     tx.bank.retryCheck(attemptId, dueAtMs, nowMs);
-    deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
+    rescheduleCheck(deps, attemptId, dueAtMs);
     deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
     return "pending";
   }
@@ -108,7 +114,9 @@ export async function voidLateCapture(deps: Deps, attemptId: string): Promise<vo
   if (check.tries > 0) {
     const status = await bank.captureStatus(input);
     if (status.approved === false) {
+      // Nothing is held at the bank any more (voided there, or never charged).
       await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, "voided", deps.clock.nowMs()));
+      deps.log.warn("late capture voided", { attemptId, bankReference: check.bankReference, found: status.errMsg ?? null });
       return;
     }
     if (status.approved === null) return retryVoid(deps, attemptId, check.tries);
@@ -130,5 +138,5 @@ export async function voidLateCapture(deps: Deps, attemptId: string): Promise<vo
 async function retryVoid(deps: Deps, attemptId: string, tries: number): Promise<void> {
   const dueAtMs = nextCheckAtMs(tries, deps.clock.nowMs());
   await deps.store.write((tx) => void tx.bank.retryCheck(attemptId, dueAtMs, deps.clock.nowMs()));
-  deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
+  rescheduleCheck(deps, attemptId, dueAtMs);
 }

@@ -1,3 +1,5 @@
+import { encodeFormBytes } from "../../bank/est/form-bytes";
+import { encodeIso88599 } from "../../bank/est/iso-8859-9";
 /**
  * A browser-less, form-following client (the sandbox buyer of product 21, and the tests): it reads HTML forms with a small
  * regex parser, submits them like a browser WITHOUT JavaScript would, follows auto-submitting
@@ -26,6 +28,8 @@ export type HtmlForm = {
   buttons: HtmlButton[];
   /** True when a nonce'd script submits it and a <noscript> button does the same without JS. */
   autoSubmit: boolean;
+  /** `accept-charset` (lower case), as a browser encodes the POST with it: EST's ISO-8859-9 callbacks. */
+  charset: string | null;
 };
 
 export type Visit = { method: string; url: string; status: number; headers: Headers; body: string; forms: HtmlForm[] };
@@ -121,11 +125,18 @@ export function parseForms(html: string, pageUrl: string): HtmlForm[] {
       fields: readFields(inner),
       buttons: readButtons(inner),
       autoSubmit: id !== null && submittedIds.has(id) && hasNoscriptButton,
+      charset: a["accept-charset"]?.toLowerCase() ?? null,
     };
   });
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A form body as a browser encodes it: UTF-8, or ISO-8859-9 where the form asks for it. */
+function encodeForm(params: URLSearchParams, charset: string | null): string {
+  if (charset !== "iso-8859-9") return params.toString();
+  return encodeFormBytes([...params].map(([name, value]) => [name, encodeIso88599(value)] as const));
+}
 
 /**
  * `allow500`: set only when a test provokes a 500 on purpose; otherwise an HTML 500 on a page flow
@@ -134,12 +145,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export function formClient(fetch: FetchLike, origins: readonly string[], maxSteps = 20, allow500 = false) {
   const isOwn = (url: string): boolean => origins.includes(new URL(url).origin);
 
-  async function navigate(method: string, url: string, body: URLSearchParams | null): Promise<Outcome> {
+  async function navigate(method: string, url: string, body: string | null): Promise<Outcome> {
     const trail: Visit[] = [];
-    let next: { method: string; url: string; body: URLSearchParams | null } = { method, url, body };
+    let next: { method: string; url: string; body: string | null } = { method, url, body };
     for (let step = 0; step < maxSteps; step++) {
       const headers: Record<string, string> = next.body ? { "content-type": "application/x-www-form-urlencoded" } : {};
-      const res = await fetch(next.url, { method: next.method, headers, body: next.body?.toString() });
+      const res = await fetch(next.url, { method: next.method, headers, body: next.body ?? undefined });
       const text = await res.text();
       if (res.status === 500 && !allow500) throw new Error(`unexpected 500 on ${next.method} ${next.url}: ${text}`);
       const isHtml = (res.headers.get("content-type") ?? "").includes("text/html");
@@ -183,13 +194,13 @@ export function formClient(fetch: FetchLike, origins: readonly string[], maxStep
       target.search = params.toString();
       return { method: "GET", url: target.href, body: null };
     }
-    return { method: "POST", url: form.action, body: params };
+    return { method: "POST", url: form.action, body: encodeForm(params, form.charset) };
   }
 
   return {
     get: (url: string) => navigate("GET", url, null),
     /** A form POST the partner's checkout makes the browser send (urlencoded). */
-    post: (url: string, fields: Record<string, string>) => navigate("POST", url, new URLSearchParams(fields)),
+    post: (url: string, fields: Record<string, string>) => navigate("POST", url, new URLSearchParams(fields).toString()),
     /** Fills `values` into the form (over its defaults) and presses `button` (by value or label). */
     submit(form: HtmlForm, values: Record<string, string> = {}, button: string | null = null): Promise<Outcome> {
       const r = toRequest(form, values, button);
