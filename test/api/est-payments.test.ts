@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { eventsOf, paymentRow } from "./payments-flow";
+import { cardFields as linkCard, createLink, formById, linkJson, pageUrl, paymentsOfLink } from "./link-pages-flow";
 import { buyerOf, callbackOf, estHarness, estPayment, payAtBank, postRaw, resign, type EstHarness } from "./est-flow";
 
 // Product 17 / issue 16: card payments through the EST adapter and the built-in EST simulator,
@@ -145,5 +146,20 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     expect(h.auths()).toBe(1);
     expect(paymentRow(h, p.paymentCode).status).toBe("captured");
     expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+  });
+});
+
+describe("product 17: a payment link paid through the EST connection", () => {
+  it.each([["T-E3D"], ["T-EPAY"]])("%s: the link page's payment is captured and the link completed", async (terminalId) => {
+    h = await estHarness();
+    const link = await createLink(h, { terminalId, amount: 25_000 });
+    const buyer = buyerOf(h);
+    const page = await buyer.get(pageUrl(link.token));
+    const done = await buyer.submit(formById(page.page, "pay-form"), { ...linkCard(APPROVE), installment: "1" });
+    expect(done.leftTo ?? done.page?.url).toBeTruthy();
+    expect((await linkJson(h, link.id)).status).toBe("completed");
+    const [payment] = paymentsOfLink(h, link.id);
+    expect(payment?.status).toBe("captured");
+    expect(h.auths()).toBe(terminalId === "T-E3D" ? 1 : 0);
   });
 });

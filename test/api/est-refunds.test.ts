@@ -103,3 +103,17 @@ describe("product 17: EST refunds", () => {
     expect(paymentRow(h, code).status).toBe("captured");
   });
 });
+
+describe("product 17: payouts of an EST connection wait for an operator", () => {
+  it("a day end forms the batch and leaves it pending: no bank payout, no payout webhook", async () => {
+    h = await estHarness();
+    await captured(10_000);
+    await h.advance(3 * 24 * HOUR_MS);
+    const batches = h.store.q.settlement.pendingBatches();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toMatchObject({ partnerId: "ptn_test", status: "pending", reference: null });
+    const types = h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 }).map((d) => JSON.parse(d.body).type);
+    expect(types.filter((t: string) => t.startsWith("payout."))).toEqual([]);
+    expect(h.log.lines.some((l) => l.includes("payout batch awaits an operator's transfer"))).toBe(true);
+  });
+});

@@ -39,12 +39,24 @@ function responseXml(oid: string, o: Outcome, nowMs: number): Uint8Array {
   });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when the caller goes away (its own timeout): a stopping server has nothing to wait for. */
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
-async function faulty(fault: EstSimFault | null, xml: Uint8Array, slowMs: number): Promise<Response> {
+async function faulty(fault: EstSimFault | null, xml: Uint8Array, slowMs: number, signal: AbortSignal): Promise<Response> {
   switch (fault) {
     case ".91":
-      await sleep(slowMs);
+      await sleep(slowMs, signal);
       return new Response(new Uint8Array(xml), { status: 200, headers: XML_HEADERS });
     case ".92":
       return new Response("Internal Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
@@ -69,7 +81,7 @@ export async function handleApi(state: EstSimState, req: Request, slowMs: number
   if (doc === null) {
     const o = apiError("XML parse error", "CORE-2000");
     state.record({ clientId: "", oid: "", type: "", total: null, atMs, procReturnCode: o.procReturnCode, fault: null });
-    return faulty(null, responseXml("", o, atMs), slowMs);
+    return faulty(null, responseXml("", o, atMs), slowMs, req.signal);
   }
   const extra = typeof doc.Extra === "object" ? doc.Extra : {};
   const query = (name: string) => text(extra[name]).toUpperCase() === "QUERY";
@@ -101,5 +113,5 @@ export async function handleApi(state: EstSimState, req: Request, slowMs: number
   const fault = account && FAULTY_TYPES.has(type) ? faultOf(o.faultKurus) : null;
   if (fault !== ".92") o.commit();
   state.record({ clientId, oid, type, total, atMs, procReturnCode: fault === ".92" ? null : o.procReturnCode, fault });
-  return faulty(fault, responseXml(oid, o, atMs), slowMs);
+  return faulty(fault, responseXml(oid, o, atMs), slowMs, req.signal);
 }

@@ -1,4 +1,7 @@
+import { HANDOFF_PATHS } from "../../domain/handoff/paths";
 import { formClient, type FetchLike, type Outcome } from "./form-client";
+
+const CALLBACK_PATH = `${HANDOFF_PATHS.callback}/`;
 
 // Product 21: the buyer's side of a payment, run headlessly in sandbox mode. It is a browser
 // without JavaScript pointed at kasa's own pages, in-process: it posts the card to the handoff
@@ -21,6 +24,8 @@ function refusal(out: Outcome): JourneyEnd {
 
 /** The bank's ACS page: answer it with `otp` and follow the callback; anything else is a refusal. */
 async function answerAcs(client: ReturnType<typeof formClient>, out: Outcome, otp: string): Promise<JourneyEnd> {
+  // An EST bank (product 17) asks no code here: its gate answered straight to the callback.
+  if (out.trail.some((visit) => visit.url.includes(CALLBACK_PATH))) return { stage: "acs" };
   const form = out.page?.forms.find((f) => f.fields.some((field) => field.name === "otp") || f.action.includes("/sim-bank/"));
   if (!out.page || out.page.status !== 200 || !form) return refusal(out);
   await client.submit(form, { otp }, "confirm");

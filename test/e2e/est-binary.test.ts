@@ -1,0 +1,217 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EST_SIM_ACCOUNT } from "../../src/bank/est-sim/accounts";
+import { encodeFormBytes } from "../../src/bank/est/form-bytes";
+import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
+import { formClient, parseForms } from "../../src/http/sandbox/form-client";
+import { freePort } from "../support/free-port";
+
+// Issue 16 acceptance through the compiled binary: terminal T-3001 of the sandbox demo data (EST,
+// model 3d) and a 3d_pay terminal added by `kasa seed`, against the binary's own EST simulator:
+// a payment, a link payment, a void the same day and a credit after day end, for both models;
+// every bank fault; concurrent callbacks send one Auth; no card data in the database, WAL or log.
+
+const APPROVE = "4000001100000009";
+const CARDS_USED = [APPROVE, "4000008800000007", "4000009900000004"];
+
+let child: ChildProcess;
+let output = "";
+let base = "";
+let db = "";
+let headers: Record<string, string> = {};
+
+afterAll(() => {
+  if (child?.exitCode === null) child.kill("SIGKILL");
+});
+
+const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+const est = (model: "3d" | "3d_pay", timeoutMs: number) => ({
+  model,
+  gateUrl: `${base}/sim-est/fim/est3Dgate`,
+  apiUrl: `${base}/sim-est/fim/api`,
+  clientId: EST_SIM_ACCOUNT.clientId,
+  apiUser: EST_SIM_ACCOUNT.apiUser,
+  apiPassword: EST_SIM_ACCOUNT.apiPassword,
+  storeKey: EST_SIM_ACCOUNT.storeKey,
+  timeoutMs,
+});
+
+const terminal = (id: string, connection: string) => ({
+  id,
+  partner: "ptn_demo",
+  connection,
+  installments: [1, 3],
+  rates: [
+    { count: 1, rateBps: 199 },
+    { count: 3, rateBps: 450 },
+  ],
+});
+
+beforeAll(async () => {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "kasa-est-e2e-"));
+  db = join(dir, "sandbox.db");
+  base = `http://127.0.0.1:${port}`;
+  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d) => (output += String(d)));
+  child.stderr!.on("data", (d) => (output += String(d)));
+  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
+  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  // A 3d_pay connection, and a 3d one with a short timeout for the "no answer" fault.
+  const seed = join(dir, "est.json");
+  writeFileSync(
+    seed,
+    JSON.stringify({
+      connections: [
+        { id: "vpos-est-pay", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d_pay", 5_000) },
+        { id: "vpos-est-fast", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d", 500) },
+      ],
+      terminals: [terminal("T-3002", "vpos-est-pay"), terminal("T-3003", "vpos-est-fast")],
+    }),
+  );
+  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
+  expect(seeded.status, seeded.stderr).toBe(0);
+}, 60_000);
+
+let n = 0;
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as any };
+};
+const create = async (terminalId: string, amount = 10_000) => {
+  const r = await api("POST", "/v1/payments", {
+    amount,
+    partnerTxCode: `est-e2e-${++n}`,
+    terminalId,
+    returnUrl: "https://shop.example/done",
+  });
+  expect(r.status).toBe(201);
+  return r.json as { paymentCode: string; paymentRef: string };
+};
+const buyer = () => formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [base]);
+const card = (paymentRef: string, pan = APPROVE) => ({ paymentRef, pan, expireMonth: "12", expireYear: "34", cv2: "731" });
+const statusOf = async (code: string) => (await api("GET", `/v1/payments/${code}`)).json.status as string;
+const calls = async (type?: string) => {
+  const all = (await (await fetch(`${base}/sim-est/calls`)).json()).calls as Array<{ type: string; oid: string }>;
+  return type ? all.filter((c) => c.type === type) : all;
+};
+
+describe("issue 16: EST through the compiled binary", () => {
+  it("the banner names T-3001 and the EST simulator", () => {
+    expect(output).toContain("T-3001");
+    expect(output).toContain("/sim-est/");
+  });
+
+  it.each([["T-3001"], ["T-3002"]])(
+    "%s: payment captured, void the same day, then a credit after day end on another",
+    async (terminalId) => {
+      const a = await create(terminalId);
+      const done = await buyer().post(`${base}/handoff`, card(a.paymentRef));
+      expect(done.leftTo).toContain(`paymentCode=${a.paymentCode}&status=captured`);
+      expect(await statusOf(a.paymentCode)).toBe("captured");
+      const voided = await api("POST", `/v1/payments/${a.paymentCode}/refunds/void`, { partnerRefundCode: `v-${terminalId}` });
+      expect(voided.json.status).toBe("approved");
+      expect(await statusOf(a.paymentCode)).toBe("voided");
+
+      const b = await create(terminalId, 20_000);
+      await buyer().post(`${base}/handoff`, card(b.paymentRef));
+      expect(await statusOf(b.paymentCode)).toBe("captured");
+      expect((await api("POST", "/sandbox/clock", { advanceSeconds: 86_400 })).status).toBe(200);
+      const credited = await api("POST", `/v1/payments/${b.paymentCode}/refunds/credit`, {
+        partnerRefundCode: `c-${terminalId}`,
+        amount: 5_000,
+      });
+      expect(credited.json.status).toBe("approved");
+      const read = await api("GET", `/v1/payments/${b.paymentCode}/refunds/${credited.json.refundId}`);
+      expect(read.json).toMatchObject({ method: "credit", status: "approved", procReturnCode: "00" });
+    },
+    60_000,
+  );
+
+  it.each([["T-3001"], ["T-3002"]])(
+    "%s: a link payment is captured and the link completed",
+    async (terminalId) => {
+      const link = await api("POST", "/v1/payment-links", { amount: 30_000, terminalId });
+      expect(link.status).toBe(201);
+      const client = buyer();
+      const page = await client.get(link.json.url);
+      const form = page.page?.forms.find((f) => f.id === "pay-form");
+      expect(form).toBeDefined();
+      await client.submit(form!, { pan: APPROVE, expireMonth: "12", expireYear: "34", cv2: "731", installment: "1" });
+      expect((await api("GET", `/v1/payment-links/${link.json.id}`)).json.status).toBe("completed");
+    },
+    60_000,
+  );
+
+  it.each([
+    ["T-3003", 10_091, "captured"],
+    ["T-3001", 10_092, "failed"],
+    ["T-3001", 10_093, "captured"],
+    ["T-3001", 10_094, "captured"],
+    ["T-3001", 10_095, "captured"],
+  ])(
+    "%s amount %i (a bank fault): %s, one Auth, the outcome asked with ORDERSTATUS",
+    async (terminalId, amount, status) => {
+      const p = await create(terminalId, amount);
+      const done = await buyer().post(`${base}/handoff`, card(p.paymentRef));
+      expect(done.leftTo).toContain(`status=${status}`);
+      expect(await statusOf(p.paymentCode)).toBe(status);
+      const oid = (await calls("Auth")).at(-1)!.oid;
+      expect((await calls()).filter((c) => c.oid === oid).map((c) => c.type)).toEqual(["Auth", "ORDERSTATUS"]);
+    },
+    60_000,
+  );
+
+  it("concurrent callbacks for one attempt send exactly one Auth; a tampered one is a 400", async () => {
+    const p = await create("T-3001");
+    const relay = await fetch(`${base}/handoff`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(card(p.paymentRef)).toString(),
+    });
+    const gateForm = parseForms(await relay.text(), `${base}/handoff`)[0]!;
+    const gate = await fetch(gateForm.action, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(gateForm.fields.map((f) => [f.name, f.value])).toString(),
+    });
+    const callback = parseForms(await gate.text(), gateForm.action)[0]!;
+    const body = encodeFormBytes(callback.fields.map((f) => [f.name, encodeIso88599(f.value)] as const));
+    const post = (b: string) =>
+      fetch(callback.action, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: b,
+      });
+    expect((await post(body.replace("mdStatus=1", "mdStatus=4"))).status).toBe(400);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(body)));
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 400, 400, 400, 400, 400]);
+    const oid = (await calls("Auth")).at(-1)!.oid;
+    expect((await calls()).filter((c) => c.oid === oid && c.type === "Auth")).toHaveLength(1);
+    expect(await statusOf(p.paymentCode)).toBe("captured");
+  }, 60_000);
+
+  it("no card number or CVV in the database, its WAL, or the server's output", async () => {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    for (const file of [db, `${db}-wal`].filter(existsSync)) {
+      const bytes = readFileSync(file).toString("latin1");
+      for (const pan of CARDS_USED) expect(bytes.includes(pan), `${pan} in ${file}`).toBe(false);
+    }
+    // The banner lists the test cards; what follows it (one log line per request) must not.
+    const logs = output.slice(output.indexOf("Try:"));
+    expect(logs).toContain("/handoff/callback/");
+    for (const pan of CARDS_USED) expect(logs).not.toContain(pan.slice(6));
+  }, 30_000);
+});
