@@ -14,6 +14,21 @@ afterEach(async () => h?.close());
 
 const types = () => h.sent.map((s) => s.type);
 
+/** A bank whose ORDERSTATUS answers 502 until `heal()`: the outcome stays unknown meanwhile. */
+function statusQueries() {
+  let down = true;
+  return {
+    heal: () => {
+      down = false;
+    },
+    transport: async (_url: string, init: RequestInit, send: () => Promise<Response>) => {
+      const body = new TextDecoder("latin1").decode(init.body as Uint8Array);
+      if (down && /ORDERSTATUS/.test(body)) return new Response("bad gateway", { status: 502 });
+      return send();
+    },
+  };
+}
+
 describe("product 17: unknown capture outcomes are asked about, never re-sent", () => {
   it.each([
     ["no answer within timeoutMs (.91)", 10_091],
@@ -41,14 +56,8 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
   });
 
   it("still unknown: the attempt stays open, the timer asks again (30 s), and then the payment is captured", async () => {
-    let bankDown = true;
-    h = await estHarness({
-      transport: async (_url, init, send) => {
-        const body = new TextDecoder("latin1").decode(init.body as Uint8Array);
-        if (bankDown && /ORDERSTATUS/.test(body)) return new Response("bad gateway", { status: 502 });
-        return send();
-      },
-    });
+    const status = statusQueries();
+    h = await estHarness({ transport: status.transport });
     const p = await estPayment(h, "T-E3D", 10_093);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain("status=initiated");
@@ -59,7 +68,7 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
     await h.advance(1 * SECOND_MS);
     expect(types()).toEqual(["Auth", "ORDERSTATUS", "ORDERSTATUS"]);
     expect(paymentRow(h, p.paymentCode).status).toBe("initiated");
-    bankDown = false;
+    status.heal();
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["Auth", "ORDERSTATUS", "ORDERSTATUS", "ORDERSTATUS"]);
     expect(paymentRow(h, p.paymentCode).status).toBe("captured");
@@ -67,19 +76,13 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
   });
 
   it("the window closes while the outcome is unknown; the bank approved: the payment expires and the charge is voided", async () => {
-    let bankDown = true;
-    h = await estHarness({
-      transport: async (_url, init, send) => {
-        const body = new TextDecoder("latin1").decode(init.body as Uint8Array);
-        if (bankDown && /ORDERSTATUS/.test(body)) return new Response("bad gateway", { status: 502 });
-        return send();
-      },
-    });
+    const status = statusQueries();
+    h = await estHarness({ transport: status.transport });
     const p = await estPayment(h, "T-E3D", 10_093);
     await payAtBank(h, p.paymentRef, APPROVE);
     await h.advance(30 * MINUTE_MS);
     expect(paymentRow(h, p.paymentCode).status).toBe("expired");
-    bankDown = false;
+    status.heal();
     await h.advance(60 * MINUTE_MS);
     expect(paymentRow(h, p.paymentCode).status).toBe("expired");
     expect(eventsOf(h, p.paymentCode)).toEqual(["payment.expired"]);

@@ -4,6 +4,7 @@ import { asciiBytes, ver3Hash } from "../../src/bank/est/hash";
 import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
 import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
+import { estSimulatorSettings } from "../../src/domain/partners/demo-seed";
 import { harness, type Harness, type HarnessOptions } from "../support/harness";
 import { BASE, cardFields, createPayment, TEST_CARDS_SEED } from "./payments-flow";
 
@@ -13,18 +14,7 @@ import { BASE, cardFields, createPayment, TEST_CARDS_SEED } from "./payments-flo
 
 export const BANK = "https://bank.test";
 
-export const estSettings = (model: "3d" | "3d_pay", over: Record<string, unknown> = {}) => ({
-  model,
-  gateUrl: `${BANK}/sim-est/fim/est3Dgate`,
-  apiUrl: `${BANK}/sim-est/fim/api`,
-  clientId: EST_SIM_ACCOUNT.clientId,
-  apiUser: EST_SIM_ACCOUNT.apiUser,
-  apiPassword: EST_SIM_ACCOUNT.apiPassword,
-  storeKey: EST_SIM_ACCOUNT.storeKey,
-  lang: "tr",
-  timeoutMs: 300,
-  ...over,
-});
+export const estSettings = (model: "3d" | "3d_pay") => estSimulatorSettings(BANK, model, 300);
 
 const estTerminal = (id: string, connection: string) => ({
   id,

@@ -157,6 +157,27 @@ describe.runIf(chromium.ok)("issue 9 / product 7 link pages in headless Chromium
     await shot(page, "js-5-completed");
   });
 
+  it("product 17: a link on T-3001 (EST, model 3d) pays through the EST simulator's gate in Chromium: the success URL", async () => {
+    const link = await createLink({ terminalId: "T-3001", amount: 45_600, customerCommissionShareBps: 0, items: null });
+    const { page, cspViolations } = await browse();
+    await page.goto(link.url);
+    await page.locator("#pan").pressSequentially(CARD, { delay: 10 });
+    await page.getByRole("radio", { name: /^Tek çekim|^1 taksit/ }).check();
+    await page.locator("#expireMonth").fill("12");
+    await page.locator("#expireYear").fill("34");
+    await page.locator("#cv2").fill("857");
+    await page.getByRole("button", { name: "Öde" }).click();
+    // The relay page posts to the gate, whose page posts the ISO-8859-9 callback back to kasa.
+    await page.waitForURL(`${shop.origin}/orders/42/payment/success`);
+    await shot(page, "est-success");
+    expect(cspViolations).toEqual([]);
+    expect((await api("GET", `/v1/payment-links/${link.id}`)).status).toBe("completed");
+    const payment = await api("GET", `/v1/payments?partnerTxCode=PL-${link.id}-1`);
+    expect(payment).toMatchObject({ status: "captured", amount: 45_600 });
+    const calls = (await (await fetch(`${kasa.baseUrl}/sim-est/calls`)).json()).calls as Array<{ type: string }>;
+    expect(calls.filter((c) => c.type === "Auth")).toHaveLength(1);
+  });
+
   it("a failed attempt (wrong one-time code), then a successful one by keyboard alone", async () => {
     const link = await createLink();
     const { page, cspViolations } = await browse();

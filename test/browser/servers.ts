@@ -41,7 +41,7 @@ export async function startKasa(): Promise<Kasa> {
     parseSeed(
       demoSeed(
         DEMO_BINS.map((b) => ({ ...b })),
-        "http://127.0.0.1:1",
+        origin,
       ),
     ),
     systemClock.nowMs(),

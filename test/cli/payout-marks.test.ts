@@ -64,7 +64,10 @@ describe("product 17: kasa payouts export|mark-paid|mark-failed", () => {
   it("export lists the pending batch of an EST connection as CSV with the account and the amount in lira", async () => {
     const db = await pendingEstBatch();
     let out = "";
-    const write = vi.spyOn(process.stdout, "write").mockImplementation((c) => ((out += String(c)), true));
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((c) => {
+      out += String(c);
+      return true;
+    });
     try {
       await runCommand(payoutsCommand, { rawArgs: ["export", "--db", db] });
     } finally {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EST_SIM_ACCOUNT } from "../../src/bank/est-sim/accounts";
+import { estSimulatorSettings } from "../../src/domain/partners/demo-seed";
 import { encodeFormBytes } from "../../src/bank/est/form-bytes";
 import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
@@ -35,16 +35,7 @@ const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
   }
 };
 
-const est = (model: "3d" | "3d_pay", timeoutMs: number) => ({
-  model,
-  gateUrl: `${base}/sim-est/fim/est3Dgate`,
-  apiUrl: `${base}/sim-est/fim/api`,
-  clientId: EST_SIM_ACCOUNT.clientId,
-  apiUser: EST_SIM_ACCOUNT.apiUser,
-  apiPassword: EST_SIM_ACCOUNT.apiPassword,
-  storeKey: EST_SIM_ACCOUNT.storeKey,
-  timeoutMs,
-});
+const est = (model: "3d" | "3d_pay", timeoutMs: number) => estSimulatorSettings(base, model, timeoutMs);
 
 const terminal = (id: string, connection: string) => ({
   id,

@@ -1,6 +1,6 @@
 import { parseFormBytes } from "../est/form-bytes";
 import { readXml, type XmlValue, writeXml } from "../est/xml";
-import { liraToKurus } from "./amounts";
+import { fromLira as liraToKurus } from "../est/amounts";
 import { trxDate } from "./clock";
 import { type EstSimFault, faultOf } from "./faults";
 import { apiError, authorise, credit, type Outcome, orderHistory, orderStatus, voidOrder } from "./operations";

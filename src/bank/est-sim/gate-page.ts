@@ -17,7 +17,10 @@ ${inputs}
 <noscript><div class="actions"><button type="submit">Devam</button></div></noscript>
 </form>
 <script nonce="${nonce}">document.getElementById("${FORM_ID}").submit();</script>`;
-  return renderPage({ title: "3D Secure", body, nonce, formActions: [action.origin] });
+  // Chromium applies form-action to every redirect after the post: kasa's callback answers 303 to
+  // the partner's returnUrl, which a bank cannot know, so this bank page (like a real one) allows
+  // any http(s) destination. kasa's own pages keep their exact origins.
+  return renderPage({ title: "3D Secure", body, nonce, formActions: [action.origin, "https:", "http:"] });
 }
 
 /** EST answers a bad gate request with a 200 page saying why; `reason` never holds card data. */

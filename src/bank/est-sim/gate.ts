@@ -3,7 +3,7 @@ import { parseFormBytes } from "../est/form-bytes";
 import { asciiBytes, ver3Matches } from "../est/hash";
 import { decodeIso88599 } from "../est/iso-8859-9";
 import { toSimProfile } from "../sim/test-cards";
-import { liraToKurus } from "./amounts";
+import { fromLira as liraToKurus } from "../est/amounts";
 import { trxDate } from "./clock";
 import { decideThreeD, type GatePayment, gateCallbackFields } from "./gate-callback";
 import { callbackPage, gateErrorPage } from "./gate-page";

@@ -9,7 +9,7 @@ import { EstSimState, type EstSimCall } from "./state";
 // injects transport faults by the amount's kuruş part (faults.ts).
 
 export { EST_SIM_ACCOUNT, type EstSimAccount } from "./accounts";
-export { kurusToLira, liraToKurus } from "./amounts";
+
 export { EST_SIM_FAULTS, type EstSimFault } from "./faults";
 export {
   decideThreeD,

@@ -11,6 +11,19 @@ export const DEMO_PARTNER_ID = "ptn_demo";
 /** Product 17: the sandbox's EST connection, pointing at the simulator the sandbox itself serves. */
 export const DEMO_EST_CONNECTION_ID = "vpos-est";
 
+/** An `est` seed object for the EST simulator that kasa serves at `baseUrl` (sandbox, tests). */
+export const estSimulatorSettings = (baseUrl: string, model: "3d" | "3d_pay", timeoutMs: number) => ({
+  model,
+  gateUrl: `${baseUrl}/sim-est/fim/est3Dgate`,
+  apiUrl: `${baseUrl}/sim-est/fim/api`,
+  clientId: EST_SIM_ACCOUNT.clientId,
+  apiUser: EST_SIM_ACCOUNT.apiUser,
+  apiPassword: EST_SIM_ACCOUNT.apiPassword,
+  storeKey: EST_SIM_ACCOUNT.storeKey,
+  lang: "tr" as const,
+  timeoutMs,
+});
+
 export function demoEstConnection(baseUrl: string): NonNullable<SeedFile["connections"]>[number] {
   return {
     id: DEMO_EST_CONNECTION_ID,
@@ -20,17 +33,7 @@ export function demoEstConnection(baseUrl: string): NonNullable<SeedFile["connec
     acceptsForeignCards: true,
     acceptsDebit: true,
     limits: null,
-    est: {
-      model: "3d",
-      gateUrl: `${baseUrl}/sim-est/fim/est3Dgate`,
-      apiUrl: `${baseUrl}/sim-est/fim/api`,
-      clientId: EST_SIM_ACCOUNT.clientId,
-      apiUser: EST_SIM_ACCOUNT.apiUser,
-      apiPassword: EST_SIM_ACCOUNT.apiPassword,
-      storeKey: EST_SIM_ACCOUNT.storeKey,
-      lang: "tr",
-      timeoutMs: 10_000,
-    },
+    est: estSimulatorSettings(baseUrl, "3d", 10_000),
   };
 }
 
