@@ -153,6 +153,9 @@ export interface RefundResult {
   nextCheckAtMs: number | null;
 }
 
+/** A `refundMarker` starts with `?`, which no bank reference does: it is kasa's note, not the bank's. */
+export const isRefundMarker = (reference: string | null): boolean => reference?.startsWith("?") ?? false;
+
 export interface PayoutInput {
   /** Our payout batch id, the bank's idempotency key (see RefundInput). */
   idempotencyKey: string;

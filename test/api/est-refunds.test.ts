@@ -72,7 +72,8 @@ describe("product 17: EST refunds", () => {
     h = await estHarness();
     const code = await captured(10_093);
     const r = await refund(code, "void");
-    expect(r.status).toBe("pending");
+    expect(r).toMatchObject({ status: "pending", bankReference: null });
+    expect(h.store.q.refunds.get(r.refundId)?.bankReference).toBe("?void");
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["Void", "ORDERSTATUS"]);
     expect(h.store.q.refunds.get(r.refundId)?.status).toBe("approved");

@@ -104,11 +104,11 @@ async function capture(config: EstConfig, transport: EstTransport, input: Captur
 }
 
 // Refunds. Before a Void or Credit is sent, kasa records a marker that says how to find out what
-// became of it (`refundMarker`): `void?` (ORDERSTATUS shows V) or `credit?<n>` (ORDERHISTORY shows
+// became of it (`refundMarker`): `?void` (ORDERSTATUS shows V) or `?credit:<n>` (ORDERHISTORY shows
 // more than the n credits it had). A lost answer, or a crash after sending, is then resolved by
 // asking, never by sending the refund again.
-const VOID_PENDING = "void?";
-const CREDIT_PENDING = "credit?";
+const VOID_PENDING = "?void";
+const CREDIT_PENDING = "?credit:";
 
 const refundResult = (status: RefundResult["status"], answer: EstAnswer | null, reference: string | null): RefundResult => ({
   status,

@@ -1,3 +1,4 @@
+import { isRefundMarker } from "../../bank/gateway";
 import type { RefundRow } from "../../store/refunds-sql";
 import { toIso } from "../checks/istanbul-time";
 
@@ -27,7 +28,8 @@ export function toRefundJson(r: RefundRow): RefundJson {
     procReturnCode: r.procReturnCode,
     authCode: r.authCode,
     errMsg: r.errMsg,
-    bankReference: r.bankReference,
+    // A pending refund's marker (product 17) is kasa's note of what to ask the bank, not a reference.
+    bankReference: isRefundMarker(r.bankReference) ? null : r.bankReference,
     createdAt: toIso(r.createdAtMs),
     updatedAt: toIso(r.updatedAtMs),
   };
