@@ -8,6 +8,7 @@ import { encodeFormBytes } from "../../src/bank/est/form-bytes";
 import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
 import { freePort } from "../support/free-port";
+import { resign } from "../api/est-flow";
 
 // Issue 16 acceptance through the compiled binary: terminal T-3001 of the sandbox demo data (EST,
 // model 3d) and a 3d_pay terminal added by `kasa seed`, against the binary's own EST simulator:
@@ -91,6 +92,18 @@ const create = async (terminalId: string, amount = 10_000) => {
 };
 const buyer = () => formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [base]);
 const card = (paymentRef: string, pan = APPROVE) => ({ paymentRef, pan, expireMonth: "12", expireYear: "34", cv2: "731" });
+/** Up to the bank's answer: the callback form its page would post, as the ISO-8859-9 bytes a browser sends. */
+async function callbackOf(paymentRef: string): Promise<{ action: string; body: string }> {
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const relay = await fetch(`${base}/handoff`, { method: "POST", headers: form, body: new URLSearchParams(card(paymentRef)).toString() });
+  const gateForm = parseForms(await relay.text(), `${base}/handoff`)[0]!;
+  const gateBody = new URLSearchParams(gateForm.fields.map((f) => [f.name, f.value])).toString();
+  const gate = await fetch(gateForm.action, { method: "POST", headers: form, body: gateBody });
+  const callback = parseForms(await gate.text(), gateForm.action)[0]!;
+  return { action: callback.action, body: encodeFormBytes(callback.fields.map((f) => [f.name, encodeIso88599(f.value)] as const)) };
+}
+const post = (url: string, body: string) =>
+  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
 const statusOf = async (code: string) => (await api("GET", `/v1/payments/${code}`)).json.status as string;
 const calls = async (type?: string) => {
   const all = (await (await fetch(`${base}/sim-est/calls`)).json()).calls as Array<{ type: string; oid: string }>;
@@ -165,32 +178,44 @@ describe("issue 16: EST through the compiled binary", () => {
 
   it("concurrent callbacks for one attempt send exactly one Auth; a tampered one is a 400", async () => {
     const p = await create("T-3001");
-    const relay = await fetch(`${base}/handoff`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(card(p.paymentRef)).toString(),
-    });
-    const gateForm = parseForms(await relay.text(), `${base}/handoff`)[0]!;
-    const gate = await fetch(gateForm.action, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(gateForm.fields.map((f) => [f.name, f.value])).toString(),
-    });
-    const callback = parseForms(await gate.text(), gateForm.action)[0]!;
-    const body = encodeFormBytes(callback.fields.map((f) => [f.name, encodeIso88599(f.value)] as const));
-    const post = (b: string) =>
-      fetch(callback.action, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: b,
-      });
-    expect((await post(body.replace("mdStatus=1", "mdStatus=4"))).status).toBe(400);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => post(body)));
+    const { action, body } = await callbackOf(p.paymentRef);
+    expect((await post(action, body.replace("mdStatus=1", "mdStatus=4"))).status).toBe(400);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(action, body)));
     expect(answers.map((r) => r.status).sort()).toEqual([303, 400, 400, 400, 400, 400]);
     const oid = (await calls("Auth")).at(-1)!.oid;
     expect((await calls()).filter((c) => c.oid === oid && c.type === "Auth")).toHaveLength(1);
     expect(await statusOf(p.paymentCode)).toBe("captured");
+  }, 60_000);
+
+  it.each([
+    ["a forged HASH", (b: string) => b.replace(/HASH=(.)/, (_m, c: string) => `HASH=${c === "A" ? "B" : "A"}`)],
+    ["a truncated body", (b: string) => b.slice(0, Math.floor(b.length / 2))],
+    ["a wrong amount echoed, signed again", (b: string) => resign(b, { amount: "1.00" })],
+  ])(
+    "%s: 400, the payment stays initiated, no Auth",
+    async (_name, tamper) => {
+      const p = await create("T-3001");
+      const { action, body } = await callbackOf(p.paymentRef);
+      expect((await post(action, tamper(body))).status).toBe(400);
+      expect(await statusOf(p.paymentCode)).toBe("initiated");
+      const oid = action.slice(action.lastIndexOf("/") + 5);
+      expect((await calls()).filter((c) => c.oid === oid)).toEqual([]);
+    },
+    60_000,
+  );
+
+  it("re-ordered, replayed and another attempt's callbacks: once captured, then refused; one Auth each", async () => {
+    const a = await create("T-3001");
+    const b = await create("T-3001");
+    const cbA = await callbackOf(a.paymentRef);
+    const cbB = await callbackOf(b.paymentRef);
+    expect((await post(cbB.action, cbA.body)).status).toBe(400);
+    expect((await post(cbA.action, cbA.body.split("&").reverse().join("&"))).status).toBe(303);
+    expect((await post(cbA.action, cbA.body)).status).toBe(400);
+    expect(await statusOf(a.paymentCode)).toBe("captured");
+    expect(await statusOf(b.paymentCode)).toBe("initiated");
+    const oidA = cbA.action.slice(cbA.action.lastIndexOf("/") + 5);
+    expect((await calls()).filter((c) => c.oid === oidA).map((c) => c.type)).toEqual(["Auth"]);
   }, 60_000);
 
   it("no card number or CVV in the database, its WAL, or the server's output", async () => {
