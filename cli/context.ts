@@ -5,11 +5,14 @@ import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
 import { openStore, type Store } from "../src/store/store";
 import { escapeControls, escapeControlsKeepLines } from "./escape";
+import { masterKeyArg, resolveMasterKey } from "./master-key";
+import { MasterKeyError } from "../src/store/secret-box";
 
 /** Arguments every operator command shares (product 14). */
 export const commonArgs = {
   db: { type: "string", description: "database file (default $KASA_DB, then ./kasa.db)", valueHint: "FILE" },
   json: { type: "boolean", description: "print machine-readable JSON" },
+  ...masterKeyArg,
 } as const;
 
 /** A caller's mistake: one clear line on stderr, exit 1 (or 2 for usage errors). */
@@ -32,19 +35,33 @@ export type CliContext = { store: Store; clock: Clock; ids: Ids };
  * busy_timeout). The sandbox's clock offset is honoured so operator times match the service's.
  */
 export async function withStore<T>(
-  args: { db?: unknown },
+  args: { db?: unknown; "master-key-file"?: unknown },
   fn: (ctx: CliContext) => Promise<T> | T,
   { create = false }: { create?: boolean } = {},
 ): Promise<T> {
   const path = resolveDbPath(args.db);
   // Only `seed` may start a database; a mistyped --db must not silently answer from an empty one.
   if (!create && path !== ":memory:" && !existsSync(path)) throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
-  const store = await openStore(path);
+  const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
   try {
     const clock = store.q.meta.get("sandbox.clock_offset_ms") === undefined ? systemClock : sandboxClockFor(store);
     return await fn({ store, clock, ids: createIds(clock) });
+  } catch (error) {
+    // A sealed secret read without (or with another) master key: one line, exit 1.
+    if (error instanceof MasterKeyError) throw new CliError(error.message);
+    throw error;
   } finally {
     await store.close();
+  }
+}
+
+/** Opens the database with its master key; a wrong or missing key is one line, exit 1. */
+export async function openStoreOrExplain(path: string, masterKey: Buffer | null): Promise<Store> {
+  try {
+    return await openStore(path, { masterKey });
+  } catch (error) {
+    if (error instanceof MasterKeyError) throw new CliError(error.message);
+    throw error;
   }
 }
 

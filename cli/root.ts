@@ -12,6 +12,7 @@ import { partnersCommand } from "./commands/partners";
 import { paymentsCommand } from "./commands/payments";
 import { payoutsCommand } from "./commands/payouts";
 import { refundsCommand } from "./commands/refunds";
+import { rotateMasterKeyCommand } from "./commands/rotate-master-key";
 import { seedCommand } from "./commands/seed";
 import { sandboxCommand, serveCommand } from "./commands/serve";
 import { terminalsCommand } from "./commands/terminals";
@@ -44,6 +45,7 @@ export const root = defineCommand({
     backup: backupCommand,
     restore: restoreCommand,
     check: checkCommand,
+    "rotate-master-key": rotateMasterKeyCommand,
     openapi: openapiCommand,
     users: usersCommand,
     version: versionCommand,

@@ -16,7 +16,8 @@ import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo"
 import { Sensitive } from "../src/sensitive";
 import { openStore, type Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
-import { CliError } from "./context";
+import { CliError, openStoreOrExplain } from "./context";
+import { resolveMasterKey, sandboxMasterKey } from "./master-key";
 import { startMetricsListener } from "./metrics-listener";
 
 export type ServerOptions = {
@@ -34,7 +35,23 @@ export type ServerOptions = {
   logFormat?: "pretty" | "json";
   /** product 19: the separate /metrics listener; off when undefined. */
   metrics?: { host: string; port: number };
+  /** product 19: `--master-key-file`; else $KASA_MASTER_KEY, else DB.key (the sandbox makes one). */
+  masterKeyFile?: string;
 };
+
+/**
+ * Product 19: a real bank's credentials are never kept in clear: `serve` refuses to start with an
+ * `est` connection and no master key.
+ */
+export function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): void {
+  if (masterKey !== null) return;
+  const real = store.q.catalog.connections().find((c) => c.bank !== "sim");
+  if (real) {
+    throw new CliError(
+      `connection ${real.id} uses a real bank (${real.bank}): its credentials need a master key (--master-key-file FILE or $KASA_MASTER_KEY)`,
+    );
+  }
+}
 
 /**
  * Product 23: `serve` refuses to start while the published sandbox demo key (printed by every
@@ -63,9 +80,18 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   const metrics = opts.metrics
     ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "")
     : undefined;
-  const store = await openStore(opts.db);
+  const keyArgs = { "master-key-file": opts.masterKeyFile };
+  const masterKey = opts.mode === "sandbox" ? sandboxMasterKey(keyArgs, opts.db) : resolveMasterKey(keyArgs, opts.db);
+  let store: Store;
+  try {
+    store = await openStoreOrExplain(opts.db, masterKey);
+  } catch (error) {
+    await metrics?.close();
+    throw error;
+  }
   try {
     refuseDemoKey(store, opts);
+    refuseClearBankSecrets(store, masterKey);
   } catch (error) {
     await store.close();
     await metrics?.close();

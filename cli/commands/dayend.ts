@@ -33,7 +33,7 @@ function describe(reports: DayEndReport[], today: string): string {
 export const dayendCommand = defineCommand({
   meta: {
     name: "dayend",
-    description: "Run the day ends that are due: settle ended days' captures and pay out what is due.\n\nExample: kasa dayend --db kasa.db",
+    description: "Run the due day ends: settle ended days' captures and pay out what is due.\n\nExample: kasa dayend --db kasa.db",
   },
   args: { ...commonArgs },
   run: ({ args }) =>

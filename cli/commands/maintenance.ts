@@ -98,7 +98,7 @@ export const checkCommand = defineCommand({
   meta: {
     name: "check",
     description:
-      "SQLite integrity and foreign keys plus kasa's invariants; exit 1 on any finding, one line each.\n\nExample: kasa check --db /var/lib/kasa/kasa.db",
+      "Integrity, foreign keys, kasa's invariants; exit 1 on a finding (one per line).\n\nExample: kasa check --db /var/lib/kasa/kasa.db",
   },
   args: { ...commonArgs },
   run: async ({ args }) => {

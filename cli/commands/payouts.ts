@@ -81,7 +81,7 @@ export const payoutsCommand = defineCommand({
   meta: {
     name: "payouts",
     description:
-      "Inspect payout batches; export and mark the ones an operator transfers (product 9, 17).\n\nExample: kasa payouts list --status failed",
+      "Payout batches: list, show, export and mark the ones an operator transfers.\n\nExample: kasa payouts list --status failed",
   },
   subCommands: { list, show, ...payoutMarkCommands },
 });

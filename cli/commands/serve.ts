@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { limitsHelpText } from "../../src/domain/rate-limits/limits-file";
 import { CliError, resolveDbPath } from "../context";
+import { masterKeyArg } from "../master-key";
 import { runServer } from "../server";
 
 const serverArgs = {
@@ -13,6 +14,7 @@ const serverArgs = {
   "metrics-port": { type: "string", description: "serve Prometheus /metrics on this port (default off)" },
   "metrics-host": { type: "string", description: "address for the metrics listener", default: "127.0.0.1" },
   "log-format": { type: "string", description: "pretty or json (default: pretty on a terminal, json otherwise)", valueHint: "pretty|json" },
+  ...masterKeyArg,
 } as const;
 
 function toMetrics(args: { "metrics-port"?: string; "metrics-host"?: string }): { host: string; port: number } | undefined {
@@ -54,6 +56,7 @@ export const serveCommand = defineCommand({
       allowDemoKey: Boolean(args["allow-demo-key"]),
       logFormat: toLogFormat(args["log-format"]),
       metrics: toMetrics(args),
+      masterKeyFile: args["master-key-file"],
     }),
 });
 
@@ -76,5 +79,6 @@ export const sandboxCommand = defineCommand({
       limits: args.limits,
       logFormat: toLogFormat(args["log-format"]),
       metrics: toMetrics(args),
+      masterKeyFile: args["master-key-file"],
     }),
 });

@@ -1,4 +1,6 @@
 import type { Db } from "./db";
+import { secretBox, type SecretBox } from "./secret-box";
+import { secretAad } from "./secrets-sql";
 
 // Rows of what onboarding provisions: providers, bank connections, terminals and the BIN table.
 
@@ -60,8 +62,7 @@ const TERMINAL_COLUMNS = `id, partner_id AS partnerId, connection_id AS connecti
 
 type Raw = Record<string, unknown>;
 
-const toConnection = (r: Raw): ConnectionRow =>
-  ({ ...r, active: bool(r.active), acceptsForeignCards: bool(r.acceptsForeignCards), acceptsDebit: bool(r.acceptsDebit) }) as ConnectionRow;
+const SECRET = (id: string) => secretAad("connections", "bank_config", id);
 
 const toTerminal = (r: Raw): TerminalRow =>
   ({
@@ -74,7 +75,15 @@ const toTerminal = (r: Raw): TerminalRow =>
     allowedCardFamilies: json<string[]>(r.allowedCardFamilies),
   }) as TerminalRow;
 
-export function catalogSql(db: Db) {
+export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
+  const toConnection = (r: Raw): ConnectionRow =>
+    ({
+      ...r,
+      active: bool(r.active),
+      acceptsForeignCards: bool(r.acceptsForeignCards),
+      acceptsDebit: bool(r.acceptsDebit),
+      bankConfig: box.open((r.bankConfig as string | null) ?? null, SECRET(String(r.id))),
+    }) as ConnectionRow;
   const b = (v: boolean): number => (v ? 1 : 0);
   const j = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
   return {
@@ -113,7 +122,7 @@ export function catalogSql(db: Db) {
         c.monthlyMax,
         c.windowMinutes,
         c.windowMax,
-        c.bankConfig ?? null,
+        box.seal(c.bankConfig ?? null, SECRET(c.id)),
       );
     },
     terminal: (id: string) => {

@@ -1,4 +1,6 @@
 import type { Db } from "./db";
+import { secretBox, type SecretBox } from "./secret-box";
+import { secretAad } from "./secrets-sql";
 
 export type PartnerStatus = "active" | "suspended" | "closed";
 
@@ -37,10 +39,15 @@ const KEY_COLUMNS = `id, partner_id AS partnerId, key_hash AS keyHash, key_hint 
 
 type RawPartner = Omit<PartnerRow, "allowedRedirectHosts"> & { allowedRedirectHosts: string | null };
 
-const toPartnerRow = (r: RawPartner | undefined): PartnerRow | undefined =>
-  r && { ...r, allowedRedirectHosts: r.allowedRedirectHosts === null ? null : (JSON.parse(r.allowedRedirectHosts) as string[]) };
+const SECRET = (id: string) => secretAad("partners", "webhook_secret", id);
 
-export function partnersSql(db: Db) {
+export function partnersSql(db: Db, box: SecretBox = secretBox(null)) {
+  const toPartnerRow = (r: RawPartner | undefined): PartnerRow | undefined =>
+    r && {
+      ...r,
+      allowedRedirectHosts: r.allowedRedirectHosts === null ? null : (JSON.parse(r.allowedRedirectHosts) as string[]),
+      webhookSecret: box.open(r.webhookSecret, SECRET(r.id)),
+    };
   return {
     get: (id: string) => toPartnerRow(db.prepare(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE id = ?`).get<RawPartner>(id)),
     list: () =>
@@ -69,7 +76,7 @@ export function partnersSql(db: Db) {
         p.cardAttemptLimit,
         p.installmentCap,
         p.webhookUrl,
-        p.webhookSecret,
+        box.seal(p.webhookSecret, SECRET(p.id)),
         p.rateLimitMultiplier,
         p.payoutAccount,
         p.createdAtMs,

@@ -4,6 +4,8 @@ import { attemptsSql } from "./attempts-sql";
 import { bankSql } from "./bank-sql";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { catalogSql } from "./catalog-sql";
+import { secretBox, type SecretBox } from "./secret-box";
+import { secretsSql } from "./secrets-sql";
 import { linkCheckoutSql } from "./link-checkout-sql";
 import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
@@ -18,12 +20,13 @@ import { panelSql } from "./panel-sql";
 import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
 /** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
-export function createRepos(db: Db, cache: CatalogCache = catalogCache(db)) {
-  const partners = partnersSql(db);
+export function createRepos(db: Db, cache: CatalogCache = catalogCache(db), box: SecretBox = secretBox(null)) {
+  const partners = partnersSql(db, box);
   const apiKeys = apiKeysSql(db);
-  const catalog = catalogSql(db);
+  const catalog = catalogSql(db, box);
   return {
     meta: metaSql(db),
+    secrets: secretsSql(db),
     // Each request's key, partner, terminal, connection and PSP reads come from memory while
     // unchanged (catalog-cache.ts); list operations and writes go to the database.
     partners: { ...partners, get: cache.memo(partners.get) },

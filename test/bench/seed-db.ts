@@ -2,6 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
+import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
+import { runDueDayEnds } from "../../src/domain/settlement/dayend";
+import { createRuntime } from "../../src/runtime";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openStore, type Store } from "../../src/store/store";
 
@@ -82,6 +85,15 @@ async function inUnits(store: Store, count: number, write: (tx: Parameters<Param
 }
 
 /** A database file at `dir/name.db` seeded for one scenario. */
+const quietRuntime = (store: Store, nowMs: number) =>
+  createRuntime({
+    store,
+    clock: { nowMs: () => nowMs },
+    config: { mode: "serve", baseUrl: "http://127.0.0.1:9", trustProxy: false, allowPrivateWebhooks: false },
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    rateLimiter: createRateLimiter({ limits: "off" }),
+  });
+
 export async function seedDb(dir: string, name: string, nowMs: number, s: BenchSeed = {}): Promise<string> {
   const path = join(dir, `${name}.db`);
   const store = await openStore(path);
@@ -146,6 +158,9 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
       createdAtMs,
     );
   });
+  // A server that ran all month ran its day ends too: run them here, so the measured server starts
+  // with nothing to catch up (a first start would settle the whole month inside the measurement).
+  if ((s.payments ?? 0) > 0) await runDueDayEnds(quietRuntime(store, nowMs).deps);
   await inUnits(store, s.deliveries ?? 0, (tx, i) =>
     tx.webhooks.insert({
       id: `evt_bench${pad(i)}`,
