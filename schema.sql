@@ -399,3 +399,28 @@ CREATE TABLE IF NOT EXISTS capture_checks (
   updated_at_ms  INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;
+
+-- Product 19 metrics (issue 20): state changes counted by triggers in the transaction of the change,
+-- so a unit that rolls back counts nothing. `payment` and `refund` count the state entered (creation
+-- included); `delivery` counts webhook attempts by outcome. Counted since schema version 6.
+CREATE TABLE IF NOT EXISTS metric_counts (
+  family TEXT NOT NULL,
+  label  TEXT NOT NULL,
+  n      INTEGER NOT NULL,
+  PRIMARY KEY (family, label)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS metric_payment_insert AFTER INSERT ON payments BEGIN
+  INSERT INTO metric_counts (family, label, n) VALUES ('payment', NEW.status, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS metric_payment_status AFTER UPDATE OF status ON payments WHEN NEW.status <> OLD.status BEGIN
+  INSERT INTO metric_counts (family, label, n) VALUES ('payment', NEW.status, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS metric_refund_insert AFTER INSERT ON refunds BEGIN
+  INSERT INTO metric_counts (family, label, n) VALUES ('refund', NEW.status, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS metric_refund_status AFTER UPDATE OF status ON refunds WHEN NEW.status <> OLD.status BEGIN
+  INSERT INTO metric_counts (family, label, n) VALUES ('refund', NEW.status, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS metric_delivery_attempt AFTER INSERT ON webhook_attempts BEGIN
+  INSERT INTO metric_counts (family, label, n) VALUES ('delivery', NEW.outcome, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
+END;

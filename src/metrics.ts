@@ -63,17 +63,18 @@ export class Histogram implements Family {
   }
 }
 
-/** A gauge whose samples are read when scraped. */
+/** A gauge (or, with `type` "counter", a counter kept elsewhere) whose samples are read when scraped. */
 export class Gauge implements Family {
   constructor(
     readonly name: string,
     readonly help: string,
     private readonly read: () => Array<{ labels: Labels; value: number }>,
+    private readonly type: "gauge" | "counter" = "gauge",
   ) {}
   render(): string[] {
     return [
       `# HELP ${this.name} ${this.help}`,
-      `# TYPE ${this.name} gauge`,
+      `# TYPE ${this.name} ${this.type}`,
       ...this.read().map((s) => `${this.name}${labelText(s.labels)} ${s.value}`),
     ];
   }

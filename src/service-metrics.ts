@@ -1,16 +1,20 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
 import { Counter, Gauge, Histogram, Registry } from "./metrics";
-import { pendingDeliveries } from "./store/metrics-sql";
+import { metricCounts, pendingDeliveries } from "./store/metrics-sql";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
 /**
- * product 19's metric families that exist so far: HTTP requests and latency by route and status,
- * group-commit batch sizes and commit time, webhook outbox depth, pending timers by kind.
+ * product 19's metric families: HTTP requests and latency by route and status, group-commit batch
+ * sizes and commit time, webhook outbox depth and attempt outcomes, pending timers by kind,
+ * payment and refund transitions, rate-limit refusals by budget, bank calls with latency.
  */
-export function createServiceMetrics(deps: Pick<Deps, "store" | "timers">): { registry: Registry; onRequest(r: RequestRecord): void } {
+export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rateLimiter" | "banks">): {
+  registry: Registry;
+  onRequest(r: RequestRecord): void;
+} {
   const registry = new Registry();
   const requests = registry.add(new Counter("kasa_http_requests_total", "HTTP requests answered, by method, route pattern and status."));
   const latency = registry.add(
@@ -34,6 +38,28 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers">): { re
       [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
     ),
   );
+  const counted = (name: string, help: string, family: "payment" | "refund" | "delivery", label: string) =>
+    registry.add(
+      new Gauge(
+        name,
+        help,
+        () => metricCounts(deps.store.db, family).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
+        "counter",
+      ),
+    );
+  counted("kasa_payment_transitions_total", "Payments entering each status (creation included).", "payment", "status");
+  counted("kasa_refund_transitions_total", "Refunds entering each status (creation included).", "refund", "status");
+  counted("kasa_webhook_attempts_total", "Webhook delivery attempts by outcome.", "delivery", "outcome");
+  const refusals = registry.add(new Counter("kasa_rate_limit_refusals_total", "Requests refused by a rate budget, by budget."));
+  deps.rateLimiter.observeRefusals((budget) => refusals.inc({ budget }));
+  const bankCalls = registry.add(new Counter("kasa_bank_calls_total", "Bank calls by bank, operation and outcome."));
+  const bankLatency = registry.add(
+    new Histogram("kasa_bank_call_duration_seconds", "Bank call latency by bank and operation.", LATENCY_BUCKETS_S),
+  );
+  deps.banks.observeCalls((c) => {
+    bankCalls.inc({ bank: c.bank, operation: c.operation, outcome: c.outcome });
+    bankLatency.observe(c.ms / 1000, { bank: c.bank, operation: c.operation });
+  });
   return {
     registry,
     onRequest(r) {

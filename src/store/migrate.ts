@@ -3,7 +3,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {

@@ -26,8 +26,12 @@ describe("issue 20: secrets at rest through the binary", () => {
     await new Promise((r) => child.once("exit", r));
 
     expect(statSync(`${db}.key`).mode & 0o777).toBe(0o600);
-    const bytes = [db, `${db}-wal`].filter(existsSync).map((f) => readFileSync(f).toString("latin1")).join("");
-    for (const secret of [DEMO_WEBHOOK_SECRET, EST_SIM_ACCOUNT.apiPassword, EST_SIM_ACCOUNT.storeKey]) expect(bytes.includes(secret), secret).toBe(false);
+    const bytes = [db, `${db}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString("latin1"))
+      .join("");
+    for (const secret of [DEMO_WEBHOOK_SECRET, EST_SIM_ACCOUNT.apiPassword, EST_SIM_ACCOUNT.storeKey])
+      expect(bytes.includes(secret), secret).toBe(false);
 
     // The same database under serve: with its key file it is read; moved away from it, refused.
     const listed = spawnSync("dist/kasa", ["connections", "list", "--json", "--db", db], { encoding: "utf8" });

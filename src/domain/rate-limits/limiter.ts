@@ -22,6 +22,8 @@ export type RateCheck = {
 export type RateLimiter = {
   /** Admits the request iff every check has room; a refusal consumes nothing anywhere. */
   tryAcquire(checks: readonly RateCheck[], nowMs: number): boolean;
+  /** product 19 metrics: told the budget of every refusal. */
+  observeRefusals(observer: (budget: BudgetName) => void): void;
   /** Entries held in memory; the eviction sweep keeps it near the number of constraining ones. */
   size(): number;
 };
@@ -106,7 +108,7 @@ const checkLimits = (limits: Readonly<Record<BudgetName, BudgetLimit>>): Record<
 };
 
 export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
-  if (options.limits === "off") return { tryAcquire: () => true, size: () => 0 };
+  if (options.limits === "off") return { tryAcquire: () => true, observeRefusals: () => {}, size: () => 0 };
   const limits = checkLimits(options.limits);
   const anyOff = BUDGET_NAMES.some((name) => limits[name] === "off");
   const entries = new Map<string, Entry>();
@@ -114,6 +116,7 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
   // The service clock never goes back, but a wall clock can; time held at its high-water mark
   // keeps each ring sorted and lets no backwards step free (or double-count) any budget.
   let latestMs = Number.NEGATIVE_INFINITY;
+  let refused: (budget: BudgetName) => void = () => {};
 
   const sweep = (steps: number, nowMs: number): void => {
     for (let step = 0; step < steps; step += 1) {
@@ -140,6 +143,7 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
       const entry = entries.get(ids[i]!);
       entry?.prune(atMs);
       if ((entry?.count ?? 0) + countEarlierUses(ids, i) >= caps[i]!) {
+        refused(checks[i]!.budget);
         sweep(SWEEP_STEPS_PER_CALL, atMs);
         return false;
       }
@@ -159,5 +163,11 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
     return true;
   };
 
-  return { tryAcquire, size: () => entries.size };
+  return {
+    tryAcquire,
+    observeRefusals: (observer) => {
+      refused = observer;
+    },
+    size: () => entries.size,
+  };
 };
