@@ -8,8 +8,8 @@ export type MetricsListener = { close(): Promise<void> };
  * product 19: `/metrics` only on its own listener (loopback unless --metrics-host), so the public
  * port never exposes it. Started before the database is touched: a port in use changes nothing.
  */
-export async function startMetricsListener(host: string, port: number, render: () => string): Promise<MetricsListener> {
-  const app = new H3().get("/metrics", () => new Response(render(), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE } }));
+export async function startMetricsListener(host: string, port: number, render: () => Promise<string>): Promise<MetricsListener> {
+  const app = new H3().get("/metrics", async () => new Response(await render(), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE } }));
   try {
     const server = serve(app, { port, hostname: host, silent: true, gracefulShutdown: false });
     await server.ready();

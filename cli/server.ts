@@ -78,7 +78,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   if (!limits.ok) throw new CliError(limits.message);
   let registry: Registry | undefined;
   const metrics = opts.metrics
-    ? await startMetricsListener(opts.metrics.host, opts.metrics.port, () => registry?.render() ?? "")
+    ? await startMetricsListener(opts.metrics.host, opts.metrics.port, async () => (await registry?.render()) ?? "")
     : undefined;
   const keyArgs = { "master-key-file": opts.masterKeyFile };
   const masterKey = opts.mode === "sandbox" ? sandboxMasterKey(keyArgs, opts.db) : resolveMasterKey(keyArgs, opts.db);

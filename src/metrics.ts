@@ -1,95 +1,71 @@
+import * as prom from "prom-client";
+
 /**
- * product 19: a small Prometheus text-format (0.0.4) registry. Counters and histograms are fed as
- * things happen; gauges are read at scrape time from their source (the database, the timer wheel).
+ * product 19: the Prometheus registry, on prom-client (it runs inside the compiled Bun binary,
+ * default process metrics included). A thin facade: counters and histograms are fed as things
+ * happen; gauges, and counters kept elsewhere (the database's trigger counts), are read at scrape.
  */
 type Labels = Record<string, string>;
 
-const escapeLabel = (v: string): string => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-const labelText = (labels: Labels): string => {
-  const parts = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
-  return parts.length === 0 ? "" : `{${parts.join(",")}}`;
-};
-
-interface Family {
-  render(): string[];
-}
-
-export class Counter implements Family {
-  private readonly values = new Map<string, { labels: Labels; value: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-  inc(labels: Labels = {}, by = 1): void {
-    const key = labelText(labels);
-    const cur = this.values.get(key);
-    if (cur) cur.value += by;
-    else this.values.set(key, { labels, value: by });
-  }
-  render(): string[] {
-    return [
-      `# HELP ${this.name} ${this.help}`,
-      `# TYPE ${this.name} counter`,
-      ...[...this.values.values()].map((v) => `${this.name}${labelText(v.labels)} ${v.value}`),
-    ];
-  }
-}
-
-export class Histogram implements Family {
-  private readonly series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly buckets: readonly number[],
-  ) {}
-  observe(value: number, labels: Labels = {}): void {
-    const key = labelText(labels);
-    const known = this.series.get(key);
-    const s = known ?? { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-    if (!known) this.series.set(key, s);
-    for (const [i, le] of this.buckets.entries()) if (value <= le) s.counts[i]! += 1;
-    s.sum += value;
-    s.count += 1;
-  }
-  render(): string[] {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const s of this.series.values()) {
-      for (const [i, le] of this.buckets.entries())
-        out.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(le) })} ${s.counts[i]}`);
-      out.push(`${this.name}_bucket${labelText({ ...s.labels, le: "+Inf" })} ${s.count}`);
-      out.push(`${this.name}_sum${labelText(s.labels)} ${s.sum}`, `${this.name}_count${labelText(s.labels)} ${s.count}`);
-    }
-    return out;
-  }
-}
-
-/** A gauge (or, with `type` "counter", a counter kept elsewhere) whose samples are read when scraped. */
-export class Gauge implements Family {
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly read: () => Array<{ labels: Labels; value: number }>,
-    private readonly type: "gauge" | "counter" = "gauge",
-  ) {}
-  render(): string[] {
-    return [
-      `# HELP ${this.name} ${this.help}`,
-      `# TYPE ${this.name} ${this.type}`,
-      ...this.read().map((s) => `${this.name}${labelText(s.labels)} ${s.value}`),
-    ];
-  }
-}
-
 export class Registry {
-  private readonly families: Family[] = [];
-  add<F extends Family>(family: F): F {
-    this.families.push(family);
-    return family;
+  readonly prom = new prom.Registry();
+  constructor() {
+    prom.collectDefaultMetrics({ register: this.prom, prefix: "kasa_" });
   }
-  /** The exposition text, one family after another. */
-  render(): string {
-    return `${this.families.flatMap((f) => f.render()).join("\n")}\n`;
+  /** The exposition text (Prometheus text format 0.0.4). */
+  render(): Promise<string> {
+    return this.prom.metrics();
   }
 }
 
-export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+export class Counter {
+  private readonly metric: prom.Counter<string>;
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[] = []) {
+    this.metric = new prom.Counter({ name, help, labelNames: [...labelNames], registers: [registry.prom] });
+  }
+  inc(labels: Labels = {}, by = 1): void {
+    this.metric.inc(labels, by);
+  }
+}
+
+export class Histogram {
+  private readonly metric: prom.Histogram<string>;
+  constructor(registry: Registry, name: string, help: string, buckets: readonly number[], labelNames: readonly string[] = []) {
+    this.metric = new prom.Histogram({ name, help, buckets: [...buckets], labelNames: [...labelNames], registers: [registry.prom] });
+  }
+  observe(value: number, labels: Labels = {}): void {
+    this.metric.observe(labels, value);
+  }
+}
+
+type Sample = { labels: Labels; value: number };
+
+/** A gauge read at scrape time from its source (the database, the timer wheel). */
+export function scrapedGauge(registry: Registry, name: string, help: string, labelNames: readonly string[], read: () => Sample[]): void {
+  new prom.Gauge({
+    name,
+    help,
+    labelNames: [...labelNames],
+    registers: [registry.prom],
+    collect() {
+      this.reset();
+      for (const s of read()) this.set(s.labels, s.value);
+    },
+  });
+}
+
+/** A counter whose totals are kept elsewhere (trigger counts in the database), read at scrape time. */
+export function scrapedCounter(registry: Registry, name: string, help: string, labelNames: readonly string[], read: () => Sample[]): void {
+  new prom.Counter({
+    name,
+    help,
+    labelNames: [...labelNames],
+    registers: [registry.prom],
+    collect() {
+      this.reset();
+      for (const s of read()) this.inc(s.labels, s.value);
+    },
+  });
+}
+
+export const PROMETHEUS_CONTENT_TYPE = prom.Registry.PROMETHEUS_CONTENT_TYPE;

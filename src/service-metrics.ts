@@ -1,6 +1,6 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
-import { Counter, Gauge, Histogram, Registry } from "./metrics";
+import { Counter, Histogram, Registry, scrapedCounter, scrapedGauge } from "./metrics";
 import { metricCounts, pendingDeliveries } from "./store/metrics-sql";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -9,52 +9,58 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 /**
  * product 19's metric families: HTTP requests and latency by route and status, group-commit batch
  * sizes and commit time, webhook outbox depth and attempt outcomes, pending timers by kind,
- * payment and refund transitions, rate-limit refusals by budget, bank calls with latency.
+ * payment and refund transitions, rate-limit refusals by budget, bank calls with latency; and
+ * prom-client's default process metrics (CPU, memory, event-loop lag), prefixed `kasa_`.
  */
 export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rateLimiter" | "banks">): {
   registry: Registry;
   onRequest(r: RequestRecord): void;
 } {
   const registry = new Registry();
-  const requests = registry.add(new Counter("kasa_http_requests_total", "HTTP requests answered, by method, route pattern and status."));
-  const latency = registry.add(
-    new Histogram("kasa_http_request_duration_seconds", "HTTP request latency by route pattern and status.", LATENCY_BUCKETS_S),
+  const requests = new Counter(registry, "kasa_http_requests_total", "HTTP requests answered, by method, route pattern and status.", [
+    "method",
+    "route",
+    "status",
+  ]);
+  const latency = new Histogram(
+    registry,
+    "kasa_http_request_duration_seconds",
+    "HTTP request latency by route pattern and status.",
+    LATENCY_BUCKETS_S,
+    ["route", "status"],
   );
-  const batchUnits = registry.add(new Histogram("kasa_store_batch_units", "Units of work per group commit.", BATCH_BUCKETS));
-  const commit = registry.add(
-    new Histogram("kasa_store_commit_seconds", "Time to run and COMMIT one group-commit batch.", LATENCY_BUCKETS_S),
-  );
+  const batchUnits = new Histogram(registry, "kasa_store_batch_units", "Units of work per group commit.", BATCH_BUCKETS);
+  const commit = new Histogram(registry, "kasa_store_commit_seconds", "Time to run and COMMIT one group-commit batch.", LATENCY_BUCKETS_S);
   deps.store.observeBatches((units, ms) => {
     batchUnits.observe(units);
     commit.observe(ms / 1000);
   });
-  registry.add(
-    new Gauge("kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", () => [
-      { labels: {}, value: pendingDeliveries(deps.store.db) },
-    ]),
-  );
-  registry.add(
-    new Gauge("kasa_timers_pending", "Timers in the wheel by kind.", () =>
-      [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
-    ),
+  scrapedGauge(registry, "kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", [], () => [
+    { labels: {}, value: pendingDeliveries(deps.store.db) },
+  ]);
+  scrapedGauge(registry, "kasa_timers_pending", "Timers in the wheel by kind.", ["kind"], () =>
+    [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
   );
   const counted = (name: string, help: string, family: "payment" | "refund" | "delivery", label: string) =>
-    registry.add(
-      new Gauge(
-        name,
-        help,
-        () => metricCounts(deps.store.db, family).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
-        "counter",
-      ),
+    scrapedCounter(registry, name, help, [label], () =>
+      metricCounts(deps.store.db, family).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
     );
   counted("kasa_payment_transitions_total", "Payments entering each status (creation included).", "payment", "status");
   counted("kasa_refund_transitions_total", "Refunds entering each status (creation included).", "refund", "status");
   counted("kasa_webhook_attempts_total", "Webhook delivery attempts by outcome.", "delivery", "outcome");
-  const refusals = registry.add(new Counter("kasa_rate_limit_refusals_total", "Requests refused by a rate budget, by budget."));
+  const refusals = new Counter(registry, "kasa_rate_limit_refusals_total", "Requests refused by a rate budget, by budget.", ["budget"]);
   deps.rateLimiter.observeRefusals((budget) => refusals.inc({ budget }));
-  const bankCalls = registry.add(new Counter("kasa_bank_calls_total", "Bank calls by bank, operation and outcome."));
-  const bankLatency = registry.add(
-    new Histogram("kasa_bank_call_duration_seconds", "Bank call latency by bank and operation.", LATENCY_BUCKETS_S),
+  const bankCalls = new Counter(registry, "kasa_bank_calls_total", "Bank calls by bank, operation and outcome.", [
+    "bank",
+    "operation",
+    "outcome",
+  ]);
+  const bankLatency = new Histogram(
+    registry,
+    "kasa_bank_call_duration_seconds",
+    "Bank call latency by bank and operation.",
+    LATENCY_BUCKETS_S,
+    ["bank", "operation"],
   );
   deps.banks.observeCalls((c) => {
     bankCalls.inc({ bank: c.bank, operation: c.operation, outcome: c.outcome });
@@ -63,8 +69,7 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
   return {
     registry,
     onRequest(r) {
-      const labels = { method: r.method, route: r.route, status: String(r.status) };
-      requests.inc(labels);
+      requests.inc({ method: r.method, route: r.route, status: String(r.status) });
       latency.observe(r.ms / 1000, { route: r.route, status: String(r.status) });
     },
   };

@@ -19,7 +19,7 @@ describe("product 19: the rest of the metric families", () => {
     const declined = await estPayment(h, "T-E3D");
     await payAtBank(h, declined.paymentRef, "4000009900000004");
     await h.post(`/v1/payments/${ok.paymentCode}/refunds/void`, { partnerRefundCode: "m-void" });
-    const text = h.runtime.metrics.render();
+    const text = await h.runtime.metrics.render();
     expect(text).toContain("# TYPE kasa_payment_transitions_total counter");
     expect(metric(text, /^kasa_payment_transitions_total\{status="initiated"\} (\d+)$/m)).toBe(2);
     expect(metric(text, /^kasa_payment_transitions_total\{status="captured"\} (\d+)$/m)).toBe(1);
@@ -59,7 +59,7 @@ describe("product 19: the rest of the metric families", () => {
         throw new Error("rolled back");
       })
       .catch(() => undefined);
-    expect(h.runtime.metrics.render()).not.toMatch(/kasa_payment_transitions_total\{status="initiated"\} [1-9]/);
+    expect(await h.runtime.metrics.render()).not.toMatch(/kasa_payment_transitions_total\{status="initiated"\} [1-9]/);
   });
 
   it("rate-limit refusals by budget", async () => {
@@ -68,7 +68,7 @@ describe("product 19: the rest of the metric families", () => {
     try {
       await limited.get("/v1/payments/pay_missing000000000001");
       await limited.get("/v1/payments/pay_missing000000000002");
-      expect(limited.runtime.metrics.render()).toContain('kasa_rate_limit_refusals_total{budget="reads.key"} 1');
+      expect(await limited.runtime.metrics.render()).toContain('kasa_rate_limit_refusals_total{budget="reads.key"} 1');
     } finally {
       await limited.close();
     }

@@ -27,7 +27,7 @@ describe("product 19 metrics", () => {
     await h.get("/v1/payment-acceptance");
     await h.get("/v1/payments/pay_missing000000000001");
     await h.post("/v1/payments", { amount: 10_000, partnerTxCode: "m-1", terminalId: "T-1", returnUrl: "https://shop.example/done" });
-    const text = h.runtime.metrics.render();
+    const text = await h.runtime.metrics.render();
     expect(text).toContain("# TYPE kasa_http_requests_total counter");
     expect(text).toContain('kasa_http_requests_total{method="GET",route="/v1/payment-acceptance",status="200"} 1');
     expect(text).toContain('kasa_http_requests_total{method="GET",route="/v1/payments/:paymentCode",status="404"} 1');
@@ -45,7 +45,7 @@ describe("product 19 metrics", () => {
     h = await harness();
     const { enqueue } = await import("../unit/webhooks/support");
     await enqueue(h, { type: "webhook.test" });
-    expect(h.runtime.metrics.render()).toContain("kasa_webhook_outbox_pending 1");
+    expect(await h.runtime.metrics.render()).toContain("kasa_webhook_outbox_pending 1");
   });
 
   it("serves /metrics on its own loopback listener", async () => {
@@ -63,7 +63,7 @@ describe("product 19 metrics", () => {
 
   it("a metrics port in use: one-line error (exit 1)", async () => {
     const port = await occupiedPort();
-    const err = await startMetricsListener("127.0.0.1", port, () => "").catch((e: unknown) => e);
+    const err = await startMetricsListener("127.0.0.1", port, async () => "").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).exitCode).toBe(1);
     expect((err as CliError).message).toBe(`--metrics-port ${port}: 127.0.0.1:${port} is already in use`);

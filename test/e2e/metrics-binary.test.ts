@@ -31,7 +31,12 @@ describe("product 19 metrics listener in the compiled binary", () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toContain('kasa_http_requests_total{method="GET",route="/healthz",status="200"} 1');
+    const text = await metrics.text();
+    expect(text).toContain('kasa_http_requests_total{method="GET",route="/healthz",status="200"} 1');
+    // prom-client inside the compiled binary: its default process metrics and the scrape-time families.
+    expect(text).toMatch(/^kasa_process_cpu_seconds_total \d/m);
+    expect(text).toContain("# TYPE kasa_payment_transitions_total counter");
+    expect(text).toMatch(/^kasa_timers_pending\{kind="[a-z-]+"\} \d+$/m);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
