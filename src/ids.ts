@@ -39,7 +39,8 @@ export function createIds(clock: Clock) {
     refundId: () => `rfd_${timeOrdered(clock)}`,
     deliveryId: () => `evt_${timeOrdered(clock)}`,
     payoutBatchId: () => `pob_${timeOrdered(clock)}`,
-    attemptId: () => `att_${timeOrdered(clock)}`,
+    // A hyphen, not `_`: the attempt id is also the bank's order id (EST `oid`: letters, digits, `-`).
+    attemptId: () => `att-${timeOrdered(clock)}`,
     keyId: () => `key_${randomChars(BASE32, 16)}`,
     traceId: () => `tr_${randomChars(BASE32, 16)}`,
     nonce: () => base64url(16),

@@ -24,7 +24,7 @@ describe("product 17: EST payments, model 3d and 3d_pay", () => {
     const p = await estPayment(h, terminal, 12_345);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain(`paymentCode=${p.paymentCode}&status=captured`);
-    expect(paymentRow(h, p.paymentCode)).toMatchObject({ status: "captured", bankReference: attemptOf(p.paymentCode).id.slice(4) });
+    expect(paymentRow(h, p.paymentCode)).toMatchObject({ status: "captured", bankReference: attemptOf(p.paymentCode).id });
     expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
     expect(h.auths()).toBe(auths);
   });
@@ -62,6 +62,12 @@ describe("product 17: EST payments, model 3d and 3d_pay", () => {
       "hash",
     ]);
     expect(relay.forms[0]!.buttons.every((b) => b.name === null)).toBe(true);
+    // Product 17: the attempt's id is the bank's oid; okUrl = failUrl = that attempt's callback URL.
+    const field = (name: string) => relay.forms[0]!.fields.find((f) => f.name === name)?.value;
+    const attempt = h.store.q.attempts.byPayment(p.paymentCode)[0]!;
+    expect(field("oid")).toBe(attempt.id);
+    expect(field("okUrl")).toBe(`http://kasa.test/handoff/callback/${attempt.id}`);
+    expect(field("failUrl")).toBe(field("okUrl"));
   });
 
   it.each([

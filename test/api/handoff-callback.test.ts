@@ -48,7 +48,7 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
 
   it("an unknown attempt id is refused", async () => {
     h = await harness();
-    const r = await postCallback(h, "http://kasa.test/handoff/callback/att_nope", { token: "x", otp: "123456", action: "confirm" });
+    const r = await postCallback(h, "http://kasa.test/handoff/callback/att-nope", { token: "x", otp: "123456", action: "confirm" });
     expect(r.page?.status).toBe(400);
   });
 

@@ -1,2 +1,6 @@
-/** The bank's order id of an attempt: its letters and digits (`att_` dropped; banks take [A-Za-z0-9-]). */
-export const oidOf = (attemptId: string): string => attemptId.replace(/^att_/, "");
+/**
+ * The bank's order id of an attempt (product 17: the attempt's id is the bank `oid`). Attempt ids
+ * are `att-` and 20 letters and digits, which EST takes as they are; one written before schema 5
+ * (`att_…`) gets a hyphen, the one character EST order ids take besides letters and digits.
+ */
+export const oidOf = (attemptId: string): string => attemptId.replace(/^att_/, "att-");
