@@ -40,27 +40,31 @@ export class Histogram {
 
 type Sample = { labels: Labels; value: number };
 
-/** A gauge read at scrape time from its source (the database, the timer wheel). */
-export function scrapedGauge(registry: Registry, name: string, help: string, labelNames: readonly string[], read: () => Sample[]): void {
-  new prom.Gauge({
-    name,
-    help,
-    labelNames: [...labelNames],
-    registers: [registry.prom],
-    collect() {
-      this.reset();
-      for (const s of read()) this.set(s.labels, s.value);
-    },
-  });
-}
-
-/** A counter whose totals are kept elsewhere (trigger counts in the database), read at scrape time. */
-export function scrapedCounter(registry: Registry, name: string, help: string, labelNames: readonly string[], read: () => Sample[]): void {
+/**
+ * A family read at scrape time from its source: a gauge (the outbox, the timer wheel) or a counter
+ * whose totals are kept elsewhere (the database's trigger counts).
+ */
+export function scraped(
+  type: "gauge" | "counter",
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly string[],
+  read: () => Sample[],
+): void {
+  const common = { name, help, labelNames: [...labelNames], registers: [registry.prom] };
+  if (type === "gauge") {
+    new prom.Gauge({
+      ...common,
+      collect() {
+        this.reset();
+        for (const s of read()) this.set(s.labels, s.value);
+      },
+    });
+    return;
+  }
   new prom.Counter({
-    name,
-    help,
-    labelNames: [...labelNames],
-    registers: [registry.prom],
+    ...common,
     collect() {
       this.reset();
       for (const s of read()) this.inc(s.labels, s.value);

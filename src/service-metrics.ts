@@ -1,6 +1,6 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
-import { Counter, Histogram, Registry, scrapedCounter, scrapedGauge } from "./metrics";
+import { Counter, Histogram, Registry, scraped } from "./metrics";
 import { metricCounts, pendingDeliveries } from "./store/metrics-sql";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -35,14 +35,14 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     batchUnits.observe(units);
     commit.observe(ms / 1000);
   });
-  scrapedGauge(registry, "kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", [], () => [
+  scraped("gauge", registry, "kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", [], () => [
     { labels: {}, value: pendingDeliveries(deps.store.db) },
   ]);
-  scrapedGauge(registry, "kasa_timers_pending", "Timers in the wheel by kind.", ["kind"], () =>
+  scraped("gauge", registry, "kasa_timers_pending", "Timers in the wheel by kind.", ["kind"], () =>
     [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
   );
   const counted = (name: string, help: string, family: "payment" | "refund" | "delivery", label: string) =>
-    scrapedCounter(registry, name, help, [label], () =>
+    scraped("counter", registry, name, help, [label], () =>
       metricCounts(deps.store.db, family).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
     );
   counted("kasa_payment_transitions_total", "Payments entering each status (creation included).", "payment", "status");

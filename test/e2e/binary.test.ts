@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../src/store/migrate";
+import { parseMasterKey } from "../../src/store/secret-box";
 import { openStore } from "../../src/store/store";
 import { freePort } from "../support/free-port";
 
@@ -45,7 +46,8 @@ describe("issue 2 end to end: the compiled binary", () => {
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-    const store = await openStore(db);
+    // The sandbox made its own master key beside the database (product 19): the partner row's secret is sealed.
+    const store = await openStore(db, { masterKey: parseMasterKey(readFileSync(`${db}.key`, "utf8")) });
     expect(store.db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     expect(store.q.partners.get("ptn_demo")?.name).toBe("Demo Shop");
     expect(store.q.panelUsers.byEmail("demo@kasa.test")?.passwordHash).toMatch(/^\$argon2id\$/);

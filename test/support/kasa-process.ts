@@ -21,6 +21,8 @@ export type ProcessOptions = {
   seed?: SeedFile;
   /** "sandbox" runs on a SandboxClock over `clock` whose offset lives in the database (product 13). */
   mode?: Config["mode"];
+  /** Where bank adapters send their requests (a bank simulator shared by the processes of a test). */
+  bankFetch?: (url: string, init: RequestInit) => Promise<Response>;
 };
 
 export async function kasaProcess(opts: ProcessOptions) {
@@ -30,7 +32,14 @@ export async function kasaProcess(opts: ProcessOptions) {
   if (opts.seed) await applySeed(store, parseSeed(opts.seed), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const log = memoryLog();
   const config: Config = { mode, baseUrl: BASE, trustProxy: true, allowPrivateWebhooks: true };
-  const runtime = createRuntime({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
+  const runtime = createRuntime({
+    store,
+    clock,
+    config,
+    log,
+    rateLimiter: createRateLimiter({ limits: "off" }),
+    bankFetch: opts.bankFetch,
+  });
 
   const request = apiRequester(runtime.app, log);
 
