@@ -8,6 +8,37 @@ import { readXml, writeXml, type XmlRecord, type XmlValue } from "./xml";
 
 export type EstAnswer = Readonly<Record<string, XmlValue>>;
 
+/** A CC5Response is a few hundred bytes; anything past this is not one (and is not buffered). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+async function readCapped(response: Response): Promise<Uint8Array | null> {
+  if (Number(response.headers.get("content-length") ?? "0") > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 export interface EstTransport {
   fetch: (url: string, init: RequestInit) => Promise<Response>;
 }
@@ -26,7 +57,8 @@ export async function callEst(config: EstConfig, transport: EstTransport, fields
       await response.body?.cancel();
       return null;
     }
-    return readXml(new Uint8Array(await response.arrayBuffer()), "CC5Response");
+    const bytes = await readCapped(response);
+    return bytes === null ? null : readXml(bytes, "CC5Response");
   } catch {
     return null;
   }
