@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { fail } from "../errors";
 import { describeIssue } from "../domain/checks/valibot-issue";
+import { readCapped } from "../bytes";
 import { MAX_BODY_BYTES } from "../limits";
 
 /** Reads at most MAX_BODY_BYTES (product 3: else 413), without buffering an oversized body. */
@@ -14,35 +15,13 @@ export async function readLimitedBytes(req: Request): Promise<Uint8Array> {
   if (length !== null && Number.isSafeInteger(declared) && declared >= 0 && !req.headers.has("transfer-encoding")) {
     return new Uint8Array(await req.arrayBuffer());
   }
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      fail("request_too_large");
-    }
-    chunks.push(value);
-  }
-  return concat(chunks, total);
+  const bytes = await readCapped(req.body, MAX_BODY_BYTES);
+  if (bytes === null) fail("request_too_large");
+  return bytes;
 }
 
 export const readLimitedText = async (req: Request): Promise<string> =>
   new TextDecoder("utf-8", { fatal: false }).decode(await readLimitedBytes(req));
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 /** JSON-only bodies (product 3): wrong content type, empty or malformed JSON are 400. */
 export async function readJsonBody(req: Request): Promise<unknown> {

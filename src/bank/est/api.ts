@@ -1,3 +1,4 @@
+import { readCapped } from "../../bytes";
 import type { EstConfig } from "./config";
 import { readXml, writeXml, type XmlRecord, type XmlValue } from "./xml";
 
@@ -11,32 +12,12 @@ export type EstAnswer = Readonly<Record<string, XmlValue>>;
 /** A CC5Response is a few hundred bytes; anything past this is not one (and is not buffered). */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-async function readCapped(response: Response): Promise<Uint8Array | null> {
+async function readAnswer(response: Response): Promise<Uint8Array | null> {
   if (Number(response.headers.get("content-length") ?? "0") > MAX_ANSWER_BYTES) {
     await response.body?.cancel();
     return null;
   }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return readCapped(response.body, MAX_ANSWER_BYTES);
 }
 
 export interface EstTransport {
@@ -57,7 +38,7 @@ export async function callEst(config: EstConfig, transport: EstTransport, fields
       await response.body?.cancel();
       return null;
     }
-    const bytes = await readCapped(response);
+    const bytes = await readAnswer(response);
     return bytes === null ? null : readXml(bytes, "CC5Response");
   } catch {
     return null;
