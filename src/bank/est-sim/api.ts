@@ -1,3 +1,4 @@
+import { pause } from "../../pause";
 import { parseFormBytes } from "../est/form-bytes";
 import { readXml, type XmlValue, writeXml } from "../est/xml";
 import { fromLira as liraToKurus } from "../est/amounts";
@@ -39,24 +40,11 @@ function responseXml(oid: string, o: Outcome, nowMs: number): Uint8Array {
   });
 }
 
-/** Waits `ms`, or less when the caller goes away (its own timeout): a stopping server has nothing to wait for. */
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-
 async function faulty(fault: EstSimFault | null, xml: Uint8Array, slowMs: number, signal: AbortSignal): Promise<Response> {
   switch (fault) {
     case ".91":
-      await sleep(slowMs, signal);
+      // The caller's own timeout ends the wait: a stopping server has nothing to wait for.
+      await pause(slowMs, signal);
       return new Response(new Uint8Array(xml), { status: 200, headers: XML_HEADERS });
     case ".92":
       return new Response("Internal Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });

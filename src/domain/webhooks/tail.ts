@@ -1,3 +1,4 @@
+import { pause } from "../../pause";
 import type { Repos } from "../../store/repos";
 import type { TailAttempt, TailDelivery } from "../../store/webhook-tail-sql";
 import { toIso } from "../checks/istanbul-time";
@@ -53,19 +54,6 @@ const toAttemptLine = (a: TailAttempt & { tailKey: string }): TailLine => ({
   latencyMs: a.latencyMs,
   error: a.error,
 });
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 type Page<R> = (atMs: number, key: string) => R[];
 
