@@ -44,7 +44,7 @@ export async function withStore<T>(
   if (!create && path !== ":memory:" && !existsSync(path)) throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
   const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
   try {
-    const clock = store.q.meta.get("sandbox.clock_offset_ms") === undefined ? systemClock : sandboxClockFor(store);
+    const clock = (await store.q.meta.get("sandbox.clock_offset_ms")) === undefined ? systemClock : await sandboxClockFor(store);
     return await fn({ store, clock, ids: createIds(clock) });
   } catch (error) {
     // A sealed secret read without (or with another) master key: one line, exit 1.

@@ -14,7 +14,7 @@ const resolve = async <T>(x: T | (() => T | Promise<T>) | Promise<T>): Promise<T
   typeof x === "function" ? await (x as () => T | Promise<T>)() : await x;
 
 async function describe(cmd: AnyCommand): Promise<{ summary: string; examples: string[] }> {
-  const meta = cmd.meta ? await resolve(cmd.meta) : undefined;
+  const meta = await resolve(cmd.meta);
   const text = meta?.description ?? "";
   const summary = text.split("\n")[0]!.trim();
   const examples = [...text.matchAll(/^Example: (.+)$/gm)].map((m) => m[1]!.trim());

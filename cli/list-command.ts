@@ -15,7 +15,7 @@ export function defineListCommand<Row>(spec: {
   order: string;
   example: string;
   statuses: readonly string[];
-  query(store: Store, filter: ListFilter): Row[];
+  query(store: Store, filter: ListFilter): Promise<Row[]>;
   toJson(row: Row): unknown;
   toTableRow(row: Row): Record<string, unknown>;
 }) {
@@ -29,8 +29,8 @@ export function defineListCommand<Row>(spec: {
     },
     run: ({ args }) => {
       const filter = { partnerId: optional(args.partner), status: optional(args.status), limit: parseLimit(args.limit) };
-      return withStore(args, ({ store }) => {
-        const rows = spec.query(store, filter);
+      return withStore(args, async ({ store }) => {
+        const rows = await spec.query(store, filter);
         output(args, rows.map(spec.toJson), () => table(rows.map(spec.toTableRow)));
       });
     },

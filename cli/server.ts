@@ -43,9 +43,9 @@ export type ServerOptions = {
  * Product 19: a real bank's credentials are never kept in clear: `serve` refuses to start with an
  * `est` connection and no master key.
  */
-export function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): void {
+export async function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): Promise<void> {
   if (masterKey !== null) return;
-  const real = store.q.catalog.connections().find((c) => c.bank !== "sim");
+  const real = (await store.q.catalog.connections()).find((c) => c.bank !== "sim");
   if (real) {
     throw new CliError(
       `connection ${real.id} uses a real bank (${real.bank}): its credentials need a master key (--master-key-file FILE or $KASA_MASTER_KEY)`,
@@ -58,9 +58,9 @@ export function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): 
  * sandbox, in the README) is an active key of the database, which happens when a database that
  * began as a sandbox goes to production. `--allow-demo-key` overrides it.
  */
-export function refuseDemoKey(store: Store, opts: Pick<ServerOptions, "mode" | "db" | "allowDemoKey">): void {
+export async function refuseDemoKey(store: Store, opts: Pick<ServerOptions, "mode" | "db" | "allowDemoKey">): Promise<void> {
   if (opts.mode !== "serve" || opts.allowDemoKey) return;
-  const key = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)));
+  const key = await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)));
   if (key && key.revokedAtMs === null) {
     throw new CliError(
       `the published sandbox demo key (${key.id}) is active on ${opts.db}: revoke it (kasa keys revoke ${key.id} --db ${opts.db}) or start with --allow-demo-key`,
@@ -90,15 +90,15 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     throw error;
   }
   try {
-    refuseDemoKey(store, opts);
-    refuseClearBankSecrets(store, masterKey);
+    await refuseDemoKey(store, opts);
+    await refuseClearBankSecrets(store, masterKey);
   } catch (error) {
     await store.close();
     await metrics?.close();
     throw error;
   }
-  const fresh = store.q.partners.list().length === 0;
-  const clock = opts.mode === "sandbox" ? sandboxClockFor(store) : systemClock;
+  const fresh = (await store.q.partners.list()).length === 0;
+  const clock = opts.mode === "sandbox" ? await sandboxClockFor(store) : systemClock;
   const baseUrl = (
     opts.baseUrl ?? `http://${opts.host === "0.0.0.0" || opts.host === "::" ? "localhost" : opts.host}:${opts.port}`
   ).replace(/\/+$/, "");
@@ -109,12 +109,18 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     trustProxy: opts.trustProxy,
     allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox",
   };
-  const runtime = createRuntime({ store, clock, config, log: serviceLog(opts), rateLimiter: createRateLimiter({ limits: limits.limits }) });
+  const runtime = await createRuntime({
+    store,
+    clock,
+    config,
+    log: serviceLog(opts),
+    rateLimiter: createRateLimiter({ limits: limits.limits }),
+  });
   registry = runtime.metrics;
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
   runtime.start();
-  const hasDemoKey = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)))?.revokedAtMs === null;
+  const hasDemoKey = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))?.revokedAtMs === null;
   const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
   printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey, demoPassword });
   await new Promise<void>((resolve) => {
@@ -207,7 +213,7 @@ async function seedSandbox(store: Store, clock: Clock, baseUrl: string, fresh: b
     );
     return;
   }
-  if (store.q.catalog.connection(DEMO_EST_CONNECTION_ID)?.bank === "est") {
+  if ((await store.q.catalog.connection(DEMO_EST_CONNECTION_ID))?.bank === "est") {
     await applySeed(store, parseSeed({ connections: [demoEstConnection(baseUrl)] }), clock.nowMs(), ids.keyId);
   }
 }

@@ -49,17 +49,17 @@ const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
 const SIM_SECRET_KEY = "sim.secret";
 
 /** Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16). */
-export function sandboxClockFor(store: Store, base?: Clock): SandboxClock {
-  return new SandboxClock(Number(store.q.meta.get(CLOCK_OFFSET_KEY) ?? "0"), base);
+export async function sandboxClockFor(store: Store, base?: Clock): Promise<SandboxClock> {
+  return new SandboxClock(Number((await store.q.meta.get(CLOCK_OFFSET_KEY)) ?? "0"), base);
 }
 
 /** The composition root: every module's routes, pages and timers, wired to one Deps. */
-export function createRuntime(opts: RuntimeOptions): Runtime {
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const timers = new Timers(opts.clock, (kind, key, error) => opts.log.error("timer failed", { kind, key, error }));
   const ids = createIds(opts.clock);
   // One secret per database, made on first start, so ACS tokens and bank references survive restarts.
   // Written before any request runs, hence outside the write queue.
-  const simSecret = opts.store.q.meta.setOnce(SIM_SECRET_KEY, ids.secret("sim_").reveal());
+  const simSecret = await opts.store.q.meta.setOnce(SIM_SECRET_KEY, ids.secret("sim_").reveal());
   const deps: Deps = {
     store: opts.store,
     clock: opts.clock,
@@ -84,7 +84,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
           nowMs: () => clock.nowMs(),
           async moveTo(targetMs) {
             const offset = clock.moveTo(targetMs);
-            await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
+            await opts.store.write(async (tx) => await tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
             await timers.runDue();
           },
         },
@@ -96,7 +96,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     );
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
-  timers.rebuild(TIMER_MODULES.map((m) => () => [...m.pending(deps)].map((t) => ({ kind: m.kind, ...t }))));
+  await timers.rebuild(
+    TIMER_MODULES.map(
+      (m) =>
+        async function* () {
+          for await (const t of await m.pending(deps)) yield { kind: m.kind, ...t };
+        },
+    ),
+  );
   // product 18: the merchant panel sits beside the other pages, on the same pipeline.
   // product 17: the sandbox also plays an EST bank (terminal T-3001's connection points here).
   const estSim =

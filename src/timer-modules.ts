@@ -14,7 +14,12 @@ import type { TimerHandler } from "./timers";
 export type TimerModule = {
   kind: string;
   handler(deps: Deps): TimerHandler;
-  pending(deps: Deps): Iterable<{ key: string; dueAtMs: number }>;
+  pending(
+    deps: Deps,
+  ):
+    | AsyncIterable<{ key: string; dueAtMs: number }>
+    | Promise<Iterable<{ key: string; dueAtMs: number }>>
+    | Iterable<{ key: string; dueAtMs: number }>;
 };
 
 export const TIMER_MODULES: TimerModule[] = [

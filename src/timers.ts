@@ -8,7 +8,9 @@ import { TimerHeap } from "./timer-heap";
  * every handler re-checks its row, so a stale or duplicate timer does nothing (at-least-once).
  */
 export type TimerHandler = (key: string, dueAtMs: number) => Promise<void>;
-export type TimerSource = () => Iterable<{ kind: string; key: string; dueAtMs: number }>;
+export type TimerSource = () =>
+  | AsyncIterable<{ kind: string; key: string; dueAtMs: number }>
+  | Iterable<{ kind: string; key: string; dueAtMs: number }>;
 export type TimerErrorSink = (kind: string, key: string, error: unknown) => void;
 
 const HEARTBEAT_MS = 1_000;
@@ -76,8 +78,8 @@ export class Timers {
   }
 
   /** Loads every pending timer from the database (start-up). */
-  rebuild(sources: TimerSource[]): void {
-    for (const source of sources) for (const t of source()) this.schedule(t.kind, t.key, t.dueAtMs);
+  async rebuild(sources: TimerSource[]): Promise<void> {
+    for (const source of sources) for await (const t of source()) this.schedule(t.kind, t.key, t.dueAtMs);
   }
 
   /**

@@ -7,16 +7,16 @@ import { CliError, commonArgs, output, requireArg, withStore } from "../context"
 
 const partnerArg = { partner: { type: "string", description: "partner id", required: true } } as const;
 
-function printAcceptance(args: { json?: boolean }, ctx: CliContext, partnerId: string, what: string): void {
-  const partner = ctx.store.q.partners.get(partnerId)!;
+async function printAcceptance(args: { json?: boolean }, ctx: CliContext, partnerId: string, what: string): Promise<void> {
+  const partner = (await ctx.store.q.partners.get(partnerId))!;
   const now = ctx.clock.nowMs();
-  const view = toAcceptanceJson(acceptanceOf(ctx.store.q, partner, now), now);
+  const view = toAcceptanceJson(await acceptanceOf(ctx.store.q, partner, now), now);
   output(args, view, () => `${what}; ${partnerId} ${view.acceptingPayments ? "accepts" : "does not accept"} payments`);
 }
 
-function knownPartner(ctx: CliContext, raw: unknown): string {
+async function knownPartner(ctx: CliContext, raw: unknown): Promise<string> {
   const id = requireArg(raw, "partner");
-  if (!ctx.store.q.partners.get(id)) throw new CliError(`unknown partner ${id}`);
+  if (!(await ctx.store.q.partners.get(id))) throw new CliError(`unknown partner ${id}`);
   return id;
 }
 
@@ -31,9 +31,11 @@ export const holdsCommand = defineCommand({
       args: { ...partnerArg, ...commonArgs },
       run: ({ args }) =>
         withStore(args, async (ctx) => {
-          const id = knownPartner(ctx, args.partner);
-          await ctx.store.write((tx) => tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }));
-          printAcceptance(args, ctx, id, "admin_hold set");
+          const id = await knownPartner(ctx, args.partner);
+          await ctx.store.write(
+            async (tx) => await tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }),
+          );
+          await printAcceptance(args, ctx, id, "admin_hold set");
         }),
     }),
     clear: defineCommand({
@@ -41,9 +43,9 @@ export const holdsCommand = defineCommand({
       args: { ...partnerArg, ...commonArgs },
       run: ({ args }) =>
         withStore(args, async (ctx) => {
-          const id = knownPartner(ctx, args.partner);
-          await ctx.store.write((tx) => tx.acceptance.clearHold(id, "admin_hold"));
-          printAcceptance(args, ctx, id, "admin_hold cleared");
+          const id = await knownPartner(ctx, args.partner);
+          await ctx.store.write(async (tx) => await tx.acceptance.clearHold(id, "admin_hold"));
+          await printAcceptance(args, ctx, id, "admin_hold cleared");
         }),
     }),
   },
@@ -67,24 +69,25 @@ const add = defineCommand({
   },
   run: ({ args }) =>
     withStore(args, async (ctx) => {
-      const id = knownPartner(ctx, args.partner);
+      const id = await knownPartner(ctx, args.partner);
       const deadlineAtMs = args.deadline === undefined ? null : Date.parse(args.deadline);
       if (deadlineAtMs !== null && !Number.isFinite(deadlineAtMs)) throw new CliError(`--deadline: not a date-time: ${args.deadline}`, 2);
-      const existing = ctx.store.q.acceptance.agreement(id, args.code, args.version);
-      await ctx.store.write((tx) =>
-        tx.acceptance.upsertAgreement({
-          partnerId: id,
-          agreementCode: args.code,
-          version: args.version,
-          agreementName: args.name,
-          requirement: args.requirement as "consent" | "wet_signature",
-          kind: args.kind as "first" | "renewal",
-          deadlineAtMs,
-          acceptedAtMs: existing?.acceptedAtMs ?? null,
-          createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
-        }),
+      const existing = await ctx.store.q.acceptance.agreement(id, args.code, args.version);
+      await ctx.store.write(
+        async (tx) =>
+          await tx.acceptance.upsertAgreement({
+            partnerId: id,
+            agreementCode: args.code,
+            version: args.version,
+            agreementName: args.name,
+            requirement: args.requirement as "consent" | "wet_signature",
+            kind: args.kind as "first" | "renewal",
+            deadlineAtMs,
+            acceptedAtMs: existing?.acceptedAtMs ?? null,
+            createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
+          }),
       );
-      printAcceptance(args, ctx, id, `agreement ${args.code} v${args.version} added`);
+      await printAcceptance(args, ctx, id, `agreement ${args.code} v${args.version} added`);
     }),
 });
 
@@ -97,11 +100,11 @@ const accept = defineCommand({
   args: { ...partnerArg, code: { type: "string", required: true, description: "agreement code" }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async (ctx) => {
-      const id = knownPartner(ctx, args.partner);
-      if (!ctx.store.q.acceptance.agreements(id).some((a) => a.agreementCode === args.code))
+      const id = await knownPartner(ctx, args.partner);
+      if (!(await ctx.store.q.acceptance.agreements(id)).some((a) => a.agreementCode === args.code))
         throw new CliError(`unknown agreement ${args.code} for ${id}`);
       await acceptAgreement(ctx, id, args.code);
-      printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
+      await printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
     }),
 });
 

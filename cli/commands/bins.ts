@@ -44,8 +44,8 @@ export const binsImportCommand = defineCommand({
     const imported = await withStore(
       args,
       ({ store }) =>
-        store.write((tx) => {
-          for (const row of rows) tx.catalog.upsertBin(row);
+        store.write(async (tx) => {
+          for (const row of rows) await tx.catalog.upsertBin(row);
           return rows.length;
         }),
       { create: true },

@@ -22,8 +22,8 @@ const list = defineCommand({
   meta: { name: "list", description: "List bank connections and their banks (secrets redacted).\n\nExample: kasa connections list --json" },
   args: { ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const rows = store.q.catalog.connections().map(toConnectionJson);
+    withStore(args, async ({ store }) => {
+      const rows = (await store.q.catalog.connections()).map(toConnectionJson);
       output(args, rows, () =>
         table(
           rows.map((r) => ({
@@ -48,7 +48,7 @@ const check = defineCommand({
   args: { id: { type: "positional", description: "connection id", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store }) => {
-      const c = store.q.catalog.connection(requireArg(args.id, "id"));
+      const c = await store.q.catalog.connection(requireArg(args.id, "id"));
       if (!c) throw new CliError(`unknown connection ${args.id}`);
       if (c.bank === "sim") {
         output(

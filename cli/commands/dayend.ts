@@ -39,7 +39,7 @@ export const dayendCommand = defineCommand({
   run: ({ args }) =>
     withStore(args, async ({ store, clock }) => {
       // The composition root gives the same bank (its secret lives in the database) and outbox as the server.
-      const runtime = createRuntime({
+      const runtime = await createRuntime({
         store,
         clock,
         config: {

@@ -21,7 +21,7 @@ const issue = defineCommand({
   run: ({ args }) =>
     withStore(args, async ({ store, clock, ids }) => {
       const partnerId = requireArg(args.partner, "partner");
-      if (!store.q.partners.get(partnerId)) throw new CliError(`unknown partner ${partnerId}`);
+      if (!(await store.q.partners.get(partnerId))) throw new CliError(`unknown partner ${partnerId}`);
       const { row, key } = await issueApiKey({ store, clock, ids }, partnerId);
       output(
         args,
@@ -38,8 +38,8 @@ const list = defineCommand({
   },
   args: { partner: { type: "string", description: "only this partner's keys" }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const keys = store.q.apiKeys.list(args.partner ?? null).map(toKeyJson);
+    withStore(args, async ({ store }) => {
+      const keys = (await store.q.apiKeys.list(args.partner ?? null)).map(toKeyJson);
       output(args, keys, () => table(keys));
     }),
 });
@@ -49,7 +49,7 @@ const revoke = defineCommand({
   args: { id: { type: "positional", description: "key id", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async (ctx) => {
-      if (!ctx.store.q.apiKeys.get(args.id)) throw new CliError(`unknown key ${args.id}`);
+      if (!(await ctx.store.q.apiKeys.get(args.id))) throw new CliError(`unknown key ${args.id}`);
       const after = await revokeApiKey(ctx, null, args.id);
       output(args, toKeyJson(after), () => `revoked ${args.id}`);
     }),

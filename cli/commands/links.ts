@@ -75,7 +75,7 @@ const list = defineListCommand({
   order: "newest first",
   example: "kasa links list --partner ptn_demo --status pending",
   statuses: LINK_STATUSES,
-  query: (store, filter) => store.q.operator.links(filter),
+  query: async (store, filter) => await store.q.operator.links(filter),
   toJson: toLinkSummaryJson,
   toTableRow: toLinkTableRow,
 });
@@ -92,10 +92,10 @@ const show = defineCommand({
     ...commonArgs,
   },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const l = store.q.links.get(requireArg(args.id, "id"));
+    withStore(args, async ({ store }) => {
+      const l = await store.q.links.get(requireArg(args.id, "id"));
       if (!l) throw new CliError(`unknown payment link ${args.id}`);
-      const payments = store.q.operator.paymentsOfLink(l.id);
+      const payments = await store.q.operator.paymentsOfLink(l.id);
       const detail = toLinkDetailJson(l, (optional(args["base-url"]) ?? "").replace(/\/+$/, ""), payments);
       output(args, detail, () => describeLink(detail, l, payments));
     }),

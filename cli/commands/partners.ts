@@ -45,15 +45,15 @@ export function toPartnerJson(p: PartnerRow) {
 
 type PartnerJson = ReturnType<typeof toPartnerJson>;
 
-function toPartnerDetail(q: Repos, p: PartnerRow, nowMs: number) {
+async function toPartnerDetail(q: Repos, p: PartnerRow, nowMs: number) {
   return {
     ...toPartnerJson(p),
-    acceptance: toAcceptanceJson(acceptanceOf(q, p, nowMs), nowMs),
-    terminals: q.catalog.terminals(p.id).map((t) => t.id),
+    acceptance: toAcceptanceJson(await acceptanceOf(q, p, nowMs), nowMs),
+    terminals: (await q.catalog.terminals(p.id)).map((t) => t.id),
   };
 }
 
-function describePartner(d: ReturnType<typeof toPartnerDetail>): string {
+function describePartner(d: Awaited<ReturnType<typeof toPartnerDetail>>): string {
   const holds = d.acceptance.holds.map((h) => `${h.reason}${h.effective ? "" : " (not yet effective)"}`);
   return [
     details([
@@ -96,11 +96,13 @@ const list = defineCommand({
   meta: { name: "list", description: "List partners with their status and limits.\n\nExample: kasa partners list --json" },
   args: { ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store, clock }) => {
+    withStore(args, async ({ store, clock }) => {
       const now = clock.nowMs();
-      const rows = store.q.partners.list();
+      const rows = await store.q.partners.list();
       const json = rows.map(toPartnerJson);
-      output(args, json, () => table(rows.map((p, i) => toListRow(json[i]!, acceptanceOf(store.q, p, now).acceptingPayments))));
+      const accepting: boolean[] = [];
+      for (const p of rows) accepting.push((await acceptanceOf(store.q, p, now)).acceptingPayments);
+      output(args, json, () => table(rows.map((_, i) => toListRow(json[i]!, accepting[i]!))));
     }),
 });
 
@@ -108,10 +110,10 @@ const show = defineCommand({
   meta: { name: "show", description: "Show one partner: settings, acceptance status, terminals.\n\nExample: kasa partners show ptn_demo" },
   args: { id: { type: "positional", description: "partner id", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store, clock }) => {
-      const p = store.q.partners.get(requireArg(args.id, "id"));
+    withStore(args, async ({ store, clock }) => {
+      const p = await store.q.partners.get(requireArg(args.id, "id"));
       if (!p) throw new CliError(`unknown partner ${args.id}`);
-      const detail = toPartnerDetail(store.q, p, clock.nowMs());
+      const detail = await toPartnerDetail(store.q, p, clock.nowMs());
       output(args, detail, () => describePartner(detail));
     }),
 });
@@ -239,14 +241,14 @@ const set = defineCommand({
     const patch = readPatch(args);
     return withStore(args, async ({ store, clock }) => {
       const id = requireArg(args.id, "id");
-      const updated = await store.write((tx) => {
-        const row = tx.partners.get(id);
+      const updated = await store.write(async (tx) => {
+        const row = await tx.partners.get(id);
         if (!row) throw new CliError(`unknown partner ${id}`);
         const next = applyPatch(row, patch);
-        tx.partners.upsert(next);
+        await tx.partners.upsert(next);
         return next;
       });
-      const detail = toPartnerDetail(store.q, updated, clock.nowMs());
+      const detail = await toPartnerDetail(store.q, updated, clock.nowMs());
       output(args, detail, () => `updated ${id}\n${describePartner(detail)}`);
     });
   },

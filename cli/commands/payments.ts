@@ -122,7 +122,7 @@ const list = defineListCommand({
   order: "newest first",
   example: "kasa payments list --partner ptn_demo --status captured --limit 50",
   statuses: PAYMENT_STATUSES,
-  query: (store, filter) => store.q.operator.payments(filter),
+  query: async (store, filter) => await store.q.operator.payments(filter),
   toJson: toPaymentSummaryJson,
   toTableRow: toPaymentTableRow,
 });
@@ -131,10 +131,10 @@ const show = defineCommand({
   meta: { name: "show", description: "Show one payment with its refunds.\n\nExample: kasa payments show pay_01jd0000000000000000" },
   args: { code: { type: "positional", description: "payment code (pay_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const p = store.q.payments.get(requireArg(args.code, "code"));
+    withStore(args, async ({ store }) => {
+      const p = await store.q.payments.get(requireArg(args.code, "code"));
       if (!p) throw new CliError(`unknown payment ${args.code}`);
-      const refunds = store.q.operator.refundsOfPayment(p.code);
+      const refunds = await store.q.operator.refundsOfPayment(p.code);
       output(args, { ...toPaymentDetailJson(p), refunds: refunds.map(toRefundJson) }, () =>
         describePayment(p, table(refunds.map(toRefundTableRow))),
       );

@@ -25,24 +25,23 @@ const exportCommand = defineCommand({
   },
   args: { format: { type: "string", description: "csv (default) or json", valueHint: "FORMAT" }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
+    withStore(args, async ({ store }) => {
       const format = args.format ?? (args.json ? "json" : "csv");
       if (format !== "csv" && format !== "json") throw new CliError(`--format must be csv or json, not ${format}`, 2);
-      const rows = store.q.settlement
-        .pendingBatches()
-        .filter((b) => !awaitsBankPayout(store.q, b.id))
-        .map((b) => {
-          const partner = store.q.partners.get(b.partnerId);
-          return {
-            payoutBatchId: b.id,
-            partnerId: b.partnerId,
-            partnerName: partner?.name ?? null,
-            payoutAccount: partner?.payoutAccount ?? null,
-            day: b.day,
-            amountKurus: b.amount,
-            amountTry: toLira(b.amount),
-          };
+      const rows = [];
+      for (const b of await store.q.settlement.pendingBatches()) {
+        if (await awaitsBankPayout(store.q, b.id)) continue;
+        const partner = await store.q.partners.get(b.partnerId);
+        rows.push({
+          payoutBatchId: b.id,
+          partnerId: b.partnerId,
+          partnerName: partner?.name ?? null,
+          payoutAccount: partner?.payoutAccount ?? null,
+          day: b.day,
+          amountKurus: b.amount,
+          amountTry: toLira(b.amount),
         });
+      }
       if (format === "json") {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
@@ -76,13 +75,13 @@ function markCommand(status: PayoutMark["status"]) {
         }
         const log = { info: consola.info, warn: consola.warn, error: consola.error };
         const deps = { ids, log, timers: { schedule: () => {} } };
-        const marked = await store.write((tx) => {
-          const batch = tx.settlement.batch(id);
+        const marked = await store.write(async (tx) => {
+          const batch = await tx.settlement.batch(id);
           if (!batch) throw new CliError(`unknown payout batch ${id}`);
           if (batch.status !== "pending") throw new CliError(`payout batch ${id} is ${batch.status}, not pending`);
-          return markPayout(tx, deps, id, { status, reference }, clock.nowMs());
+          return await markPayout(tx, deps, id, { status, reference }, clock.nowMs());
         });
-        const batch = store.q.settlement.batch(id);
+        const batch = await store.q.settlement.batch(id);
         output(
           args,
           { payoutBatchId: id, status: batch?.status, reference: batch?.reference ?? null, marked },

@@ -41,7 +41,7 @@ const list = defineListCommand({
   order: "latest day first",
   example: "kasa payouts list --partner ptn_demo --status failed",
   statuses: PAYOUT_STATUSES,
-  query: (store, filter) => store.q.operator.payoutBatches(filter),
+  query: async (store, filter) => await store.q.operator.payoutBatches(filter),
   toJson: toPayoutJson,
   toTableRow: toPayoutTableRow,
 });
@@ -53,11 +53,11 @@ const show = defineCommand({
   },
   args: { id: { type: "positional", description: "payout batch id (pob_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const b = store.q.operator.payoutBatch(requireArg(args.id, "id"));
+    withStore(args, async ({ store }) => {
+      const b = await store.q.operator.payoutBatch(requireArg(args.id, "id"));
       if (!b) throw new CliError(`unknown payout batch ${args.id}`);
-      const payments = store.q.operator.paymentsOfBatch(b.id);
-      const refunds = store.q.operator.refundsOfBatch(b.id);
+      const payments = await store.q.operator.paymentsOfBatch(b.id);
+      const refunds = await store.q.operator.refundsOfBatch(b.id);
       const json = { ...toPayoutJson(b), payments: payments.map(toPaymentSummaryJson), refunds: refunds.map(toRefundJson) };
       output(args, json, () =>
         [

@@ -58,8 +58,8 @@ const show = defineCommand({
   },
   args: { id: { type: "positional", description: "refund id (rfd_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const r = store.q.operator.refund(requireArg(args.id, "id"));
+    withStore(args, async ({ store }) => {
+      const r = await store.q.operator.refund(requireArg(args.id, "id"));
       if (!r) throw new CliError(`unknown refund ${args.id}`);
       output(args, toRefundJson(r), () => describeRefund(r));
     }),

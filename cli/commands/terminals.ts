@@ -83,8 +83,8 @@ const list = defineCommand({
   meta: { name: "list", description: "List terminals, optionally of one partner.\n\nExample: kasa terminals list --partner ptn_demo" },
   args: { partner: { type: "string", description: "only this partner's terminals" }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const json = store.q.catalog.terminals(optional(args.partner)).map(toTerminalJson);
+    withStore(args, async ({ store }) => {
+      const json = (await store.q.catalog.terminals(optional(args.partner))).map(toTerminalJson);
       output(args, json, () => table(json.map(toListRow)));
     }),
 });
@@ -93,8 +93,8 @@ const show = defineCommand({
   meta: { name: "show", description: "Show one terminal with its rate rows.\n\nExample: kasa terminals show T-1001" },
   args: { id: { type: "positional", description: "terminal id", required: true }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const t = store.q.catalog.terminal(requireArg(args.id, "id"));
+    withStore(args, async ({ store }) => {
+      const t = await store.q.catalog.terminal(requireArg(args.id, "id"));
       if (!t) throw new CliError(`unknown terminal ${args.id}`);
       const json = toTerminalJson(t);
       output(args, json, () => describeTerminal(json));
@@ -180,11 +180,11 @@ const set = defineCommand({
     const patch = readPatch(args);
     return withStore(args, async ({ store }) => {
       const id = requireArg(args.id, "id");
-      const updated = await store.write((tx) => {
-        const row = tx.catalog.terminal(id);
+      const updated = await store.write(async (tx) => {
+        const row = await tx.catalog.terminal(id);
         if (!row) throw new CliError(`unknown terminal ${id}`);
         const next = applyPatch(row, patch);
-        tx.catalog.upsertTerminal(next);
+        await tx.catalog.upsertTerminal(next);
         return next;
       });
       const json = toTerminalJson(updated);

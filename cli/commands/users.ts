@@ -65,8 +65,8 @@ const list = defineCommand({
   meta: { name: "list", description: "List panel users.\n\nExample: kasa users list --partner ptn_demo" },
   args: { partner: { type: "string", description: "only this partner's users" }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, ({ store }) => {
-      const users = store.q.panelUsers.list(args.partner ?? null).map(toUserJson);
+    withStore(args, async ({ store }) => {
+      const users = (await store.q.panelUsers.list(args.partner ?? null)).map(toUserJson);
       output(args, users, () => table(users));
     }),
 });

@@ -71,9 +71,9 @@ const list = defineCommand({
   },
   run: ({ args }) =>
     withStore(args, ({ store }) =>
-      operator(() => {
+      operator(async () => {
         const limit = args.limit === undefined ? null : Number(args.limit);
-        const rows = listDeliveries(store.q, { partnerId: args.partner ?? null, status: args.status ?? null, limit });
+        const rows = await listDeliveries(store.q, { partnerId: args.partner ?? null, status: args.status ?? null, limit });
         output(args, rows, () => table(rows.map(toRow)));
       }),
     ),
@@ -84,8 +84,8 @@ const show = defineCommand({
   args: { id: { type: "positional", description: "delivery id (evt_…)", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, ({ store }) =>
-      operator(() => {
-        const detail = showDelivery(store.q, requireArg(args.id, "id"));
+      operator(async () => {
+        const detail = await showDelivery(store.q, requireArg(args.id, "id"));
         output(args, detail, () => describeDelivery(detail));
       }),
     ),

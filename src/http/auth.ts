@@ -12,13 +12,13 @@ export type Caller = { partner: PartnerRow; key: ApiKeyRow };
  * SHA-256 and the stored hash is compared in constant time, so neither the lookup nor the
  * comparison reveals anything about valid keys.
  */
-export function authenticate(deps: Deps, authorization: string | null): Caller {
+export async function authenticate(deps: Deps, authorization: string | null): Promise<Caller> {
   const match = authorization === null ? null : BEARER.exec(authorization.trim());
   if (!match) fail("unauthorized");
   const digest = createHash("sha256").update(match[1]!).digest();
-  const key = deps.store.q.apiKeys.byHash(digest.toString("hex"));
+  const key = await deps.store.q.apiKeys.byHash(digest.toString("hex"));
   if (!key || !timingSafeEqual(Buffer.from(key.keyHash, "hex"), digest) || key.revokedAtMs !== null) fail("unauthorized");
-  const partner = deps.store.q.partners.get(key.partnerId);
+  const partner = await deps.store.q.partners.get(key.partnerId);
   if (!partner) fail("unauthorized");
   return { partner, key };
 }

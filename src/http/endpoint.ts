@@ -69,7 +69,7 @@ export function endpoint(deps: Deps, route: ApiRoute) {
         ];
         if (!deps.rateLimiter.tryAcquire(gate, now)) tooMany();
       }
-      const caller = authenticate(deps, event.req.headers.get("authorization"));
+      const caller = await authenticate(deps, event.req.headers.get("authorization"));
       (event.context as Record<string, unknown>)[PARTNER_CONTEXT_KEY] = caller.partner.id;
       const ids = { keyId: caller.key.id, ip, partnerId: caller.partner.id };
       const checks = route.budgets.map((budget) => ({

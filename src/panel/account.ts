@@ -16,12 +16,13 @@ import { money, when } from "./format";
 // Product 18: the overview (today's captures, acceptance status) and the acceptance page (holds,
 // agreements; an admin accepts a `consent` agreement, which lifts its hold).
 
-const partnerOf = (deps: Deps, session: PanelSession): PartnerRow => deps.store.q.partners.get(session.user.partnerId) ?? fail("not_found");
+const partnerOf = async (deps: Deps, session: PanelSession): Promise<PartnerRow> =>
+  (await deps.store.q.partners.get(session.user.partnerId)) ?? fail("not_found");
 
 const HOLD_WORDS: Record<string, string> = { admin_hold: "Yönetici blokajı", agreements_pending: "Onay bekleyen sözleşme" };
 
-function acceptanceSummary(deps: Deps, partner: PartnerRow): SafeHtml {
-  const a = acceptanceOf(deps.store.q, partner, deps.clock.nowMs());
+async function acceptanceSummary(deps: Deps, partner: PartnerRow): Promise<SafeHtml> {
+  const a = await acceptanceOf(deps.store.q, partner, deps.clock.nowMs());
   const holds = a.holds.map(
     (h) =>
       html`<li>${HOLD_WORDS[h.reason] ?? h.reason}: ${h.effective ? "yürürlükte" : `${when(h.effectiveAtMs)} tarihinden itibaren`}</li>`,
@@ -30,8 +31,8 @@ function acceptanceSummary(deps: Deps, partner: PartnerRow): SafeHtml {
 ${holds.length > 0 ? html`<ul id="holds">${holds}</ul>` : html`<p id="holds">Blokaj yok.</p>`}`;
 }
 
-function agreementsBody(deps: Deps, session: PanelSession, partner: PartnerRow): SafeHtml {
-  const all = deps.store.q.acceptance.agreements(partner.id);
+async function agreementsBody(deps: Deps, session: PanelSession, partner: PartnerRow): Promise<SafeHtml> {
+  const all = await deps.store.q.acceptance.agreements(partner.id);
   if (all.length === 0) return html`<p>Sözleşme yok.</p>`;
   const admin = roleAllows(session.user.role, "admin");
   const rows = all.map((g) => {
@@ -53,16 +54,16 @@ export function accountPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/",
       auth: "panel:viewer",
-      handle(_event, ctx) {
+      async handle(_event, ctx) {
         const session = ctx.session;
-        const partner = partnerOf(deps, session);
+        const partner = await partnerOf(deps, session);
         const nowMs = deps.clock.nowMs();
         const dayStart = startOfIstanbulDayMs(nowMs);
-        const today = deps.store.q.panel.captured(partner.id, dayStart, dayStart + DAY_MS, dayStart - DAY_MS);
+        const today = await deps.store.q.panel.captured(partner.id, dayStart, dayStart + DAY_MS, dayStart - DAY_MS);
         const body = html`<h2>Bugün</h2>
 <dl><dt>Tahsil edilen ödeme</dt><dd id="today-count">${today.count}</dd><dt>Toplam</dt><dd id="today-sum">${money(today.sum)}</dd></dl>
 <p><a href="/panel/payments?status=captured">Tahsil edilen ödemeler</a></p>
-<h2>Ödeme kabulü</h2>${acceptanceSummary(deps, partner)}`;
+<h2>Ödeme kabulü</h2>${await acceptanceSummary(deps, partner)}`;
         return panelPage(deps, session, { title: partner.name, current: "/panel/", body });
       },
     },
@@ -70,10 +71,10 @@ export function accountPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/acceptance",
       auth: "panel:viewer",
-      handle(_event, ctx) {
+      async handle(_event, ctx) {
         const session = ctx.session;
-        const partner = partnerOf(deps, session);
-        const body = html`${acceptanceSummary(deps, partner)}<h2>Sözleşmeler</h2>${agreementsBody(deps, session, partner)}`;
+        const partner = await partnerOf(deps, session);
+        const body = html`${await acceptanceSummary(deps, partner)}<h2>Sözleşmeler</h2>${await agreementsBody(deps, session, partner)}`;
         return panelPage(deps, session, { title: "Ödeme kabulü", current: "/panel/acceptance", body });
       },
     },

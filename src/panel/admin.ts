@@ -13,8 +13,8 @@ import { when } from "./format";
 // never again), users, and the audit log. Each change goes through the same domain function as
 // `kasa keys …` / `kasa users …`, scoped to the admin's partner.
 
-function keysBody(deps: Deps, session: PanelSession, fresh: SafeHtml | null): SafeHtml {
-  const keys = deps.store.q.apiKeys.list(session.user.partnerId);
+async function keysBody(deps: Deps, session: PanelSession, fresh: SafeHtml | null): Promise<SafeHtml> {
+  const keys = await deps.store.q.apiKeys.list(session.user.partnerId);
   const rows = keys.map(
     (k) =>
       html`<tr><td>${k.id}</td><td><code>${k.keyHint}</code></td><td>${when(k.createdAtMs)}</td><td>${
@@ -28,8 +28,8 @@ function keysBody(deps: Deps, session: PanelSession, fresh: SafeHtml | null): Sa
 <table><thead><tr><th scope="col">Kimlik</th><th scope="col">İpucu</th><th scope="col">Oluşturma</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function usersBody(deps: Deps, session: PanelSession): SafeHtml {
-  const users = deps.store.q.panelUsers.list(session.user.partnerId);
+async function usersBody(deps: Deps, session: PanelSession): Promise<SafeHtml> {
+  const users = await deps.store.q.panelUsers.list(session.user.partnerId);
   const rows = users.map((u) => {
     const next = u.status === "active" ? "disable" : "enable";
     const toggle =
@@ -47,9 +47,9 @@ function usersBody(deps: Deps, session: PanelSession): SafeHtml {
 </form>`;
 }
 
-function auditBody(deps: Deps, session: PanelSession, before: string | null): SafeHtml {
+async function auditBody(deps: Deps, session: PanelSession, before: string | null): Promise<SafeHtml> {
   const beforeSeq = before !== null && /^\d{1,15}$/.test(before) ? Number(before) : null;
-  const rows = deps.store.q.panelAudit.page(session.user.partnerId, beforeSeq, PANEL_PAGE_SIZE + 1);
+  const rows = await deps.store.q.panelAudit.page(session.user.partnerId, beforeSeq, PANEL_PAGE_SIZE + 1);
   const shown = rows.slice(0, PANEL_PAGE_SIZE);
   const lines = shown.map(
     (a) =>
@@ -66,8 +66,8 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/keys",
       auth: "panel:admin",
-      handle: (_e, ctx) =>
-        panelPage(deps, ctx.session, { title: "API anahtarları", current: "/panel/keys", body: keysBody(deps, ctx.session, null) }),
+      handle: async (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "API anahtarları", current: "/panel/keys", body: await keysBody(deps, ctx.session, null) }),
     },
     {
       method: "POST",
@@ -81,7 +81,7 @@ export function adminPages(deps: Deps): PanelRoute[] {
         return panelPage(deps, session, {
           title: "API anahtarları",
           current: "/panel/keys",
-          body: keysBody(deps, session, fresh),
+          body: await keysBody(deps, session, fresh),
           status: 201,
         });
       },
@@ -100,8 +100,8 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/users",
       auth: "panel:admin",
-      handle: (_e, ctx) =>
-        panelPage(deps, ctx.session, { title: "Kullanıcılar", current: "/panel/users", body: usersBody(deps, ctx.session) }),
+      handle: async (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "Kullanıcılar", current: "/panel/users", body: await usersBody(deps, ctx.session) }),
     },
     {
       method: "POST",
@@ -115,7 +115,7 @@ export function adminPages(deps: Deps): PanelRoute[] {
         return panelPage(deps, session, {
           title: "Kullanıcılar",
           current: "/panel/users",
-          body: html`${fresh}${usersBody(deps, session)}`,
+          body: html`${fresh}${await usersBody(deps, session)}`,
           status: 201,
         });
       },
@@ -136,11 +136,11 @@ export function adminPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/audit",
       auth: "panel:admin",
-      handle: (event, ctx) =>
+      handle: async (event, ctx) =>
         panelPage(deps, ctx.session, {
           title: "Denetim kaydı",
           current: "/panel/audit",
-          body: auditBody(deps, ctx.session, event.url.searchParams.get("before")),
+          body: await auditBody(deps, ctx.session, event.url.searchParams.get("before")),
         }),
     },
   ];

@@ -21,7 +21,8 @@ import { money, toKurus, when } from "./format";
 
 const ITEM_ROWS = 3;
 
-const partnerOf = (deps: Deps, session: PanelSession): PartnerRow => deps.store.q.partners.get(session.user.partnerId) ?? fail("not_found");
+const partnerOf = async (deps: Deps, session: PanelSession): Promise<PartnerRow> =>
+  (await deps.store.q.partners.get(session.user.partnerId)) ?? fail("not_found");
 
 function toCreateBody(form: Record<string, string>): unknown {
   const items = [];
@@ -52,8 +53,8 @@ function linkRow(deps: Deps, session: PanelSession, l: LinkRow): SafeHtml {
 <td>${cancellable ? html`<form class="inline" method="post" action="/panel/links/${encodeURIComponent(l.id)}/cancel">${csrfField(session)}<button type="submit" class="secondary">İptal et: ${l.id}</button></form>` : "—"}</td></tr>`;
 }
 
-function createForm(deps: Deps, session: PanelSession): SafeHtml {
-  const terminals = deps.store.q.catalog.terminals(session.user.partnerId).filter((t) => t.active);
+async function createForm(deps: Deps, session: PanelSession): Promise<SafeHtml> {
+  const terminals = (await deps.store.q.catalog.terminals(session.user.partnerId)).filter((t) => t.active);
   const items = Array.from(
     { length: ITEM_ROWS },
     (
@@ -77,13 +78,13 @@ ${items}
 
 export function linkPages(deps: Deps): PanelRoute[] {
   const render = async (session: PanelSession, status = 200, notice: SafeHtml | null = null) => {
-    const page = await listLinks(deps, partnerOf(deps, session), parseLinkListQuery(new URLSearchParams()));
+    const page = await listLinks(deps, await partnerOf(deps, session), parseLinkListQuery(new URLSearchParams()));
     const rows = page.links.map((l) => linkRow(deps, session, l));
     const table =
       rows.length === 0
         ? html`<p>Bağlantı yok.</p>`
         : html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Durum</th><th scope="col">Tutar</th><th scope="col">Açıklama</th><th scope="col">Son geçerlilik</th><th scope="col">Adres</th><th scope="col">İşlem</th></tr></thead><tbody>${rows}</tbody></table>`;
-    const body = html`${notice}${table}${roleAllows(session.user.role, "staff") && createForm(deps, session)}`;
+    const body = html`${notice}${table}${roleAllows(session.user.role, "staff") && (await createForm(deps, session))}`;
     return panelPage(deps, session, { title: "Ödeme bağlantıları", current: "/panel/links", body, status });
   };
   return [
@@ -96,7 +97,7 @@ export function linkPages(deps: Deps): PanelRoute[] {
       async handle(_e, ctx) {
         const session = ctx.session;
         const input = parseWith(createLinkBody, toCreateBody(ctx.form));
-        const link = await createLink(deps, partnerOf(deps, session), input);
+        const link = await createLink(deps, await partnerOf(deps, session), input);
         const url = toLinkUrl(deps.config.baseUrl, link.token);
         return render(
           session,
@@ -111,7 +112,7 @@ export function linkPages(deps: Deps): PanelRoute[] {
       auth: "panel:staff",
       action: "link.cancel",
       async handle(event, ctx) {
-        await cancelLink(deps, partnerOf(deps, ctx.session), routeParams(event).id ?? "");
+        await cancelLink(deps, await partnerOf(deps, ctx.session), routeParams(event).id ?? "");
         return seeOther("/panel/links");
       },
     },

@@ -19,8 +19,8 @@ import { money, toCount, toKurus } from "./format";
 
 const DONE_PATH = "/panel/new-payment/done";
 
-function entryForm(deps: Deps, session: PanelSession): SafeHtml {
-  const terminals = deps.store.q.catalog.terminals(session.user.partnerId).filter((t) => t.active);
+async function entryForm(deps: Deps, session: PanelSession): Promise<SafeHtml> {
+  const terminals = (await deps.store.q.catalog.terminals(session.user.partnerId)).filter((t) => t.active);
   return html`<form method="post" action="/panel/new-payment">${csrfField(session)}
 <div class="field"><label for="amount">Tutar (TL)</label><input id="amount" name="amount" inputmode="decimal" required></div>
 <div class="field"><label for="installment">Taksit sayısı</label><input id="installment" name="installment" inputmode="numeric" value="1"></div>
@@ -49,8 +49,8 @@ export function newPaymentPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/new-payment",
       auth: "panel:staff",
-      handle: (_e, ctx) =>
-        panelPage(deps, ctx.session, { title: "Yeni ödeme", current: "/panel/new-payment", body: entryForm(deps, ctx.session) }),
+      handle: async (_e, ctx) =>
+        panelPage(deps, ctx.session, { title: "Yeni ödeme", current: "/panel/new-payment", body: await entryForm(deps, ctx.session) }),
     },
     {
       method: "POST",
@@ -60,7 +60,7 @@ export function newPaymentPages(deps: Deps): PanelRoute[] {
       async handle(_e, ctx) {
         const session = ctx.session;
         const form = ctx.form;
-        const partner = deps.store.q.partners.get(session.user.partnerId) ?? fail("not_found");
+        const partner = (await deps.store.q.partners.get(session.user.partnerId)) ?? fail("not_found");
         const body = parseWith(createPaymentBody, {
           amount: toKurus("amount", form.amount ?? ""),
           installment: toCount("installment", form.installment, 1),

@@ -32,10 +32,10 @@ function readFilters(query: URLSearchParams): Filters {
   return f;
 }
 
-function listPayments(deps: Deps, partnerId: string, f: Filters, cursor: string | null): PaymentSummaryRow[] {
+async function listPayments(deps: Deps, partnerId: string, f: Filters, cursor: string | null): Promise<PaymentSummaryRow[]> {
   const [atText, code] = (cursor ?? "").split("~");
   const before = cursor !== null && /^\d{1,15}$/.test(atText ?? "") && code ? { atMs: Number(atText), code } : null;
-  return deps.store.q.panel.payments({
+  return await deps.store.q.panel.payments({
     partnerId,
     status: f.status || null,
     fromMs: f.from ? istanbulDateStartMs(f.from) : null,
@@ -68,8 +68,8 @@ function paymentsTable(rows: readonly PaymentSummaryRow[]): SafeHtml {
   return html`<table><caption class="muted">En yeni önce</caption><thead><tr><th scope="col">paymentCode</th><th scope="col">partnerTxCode</th><th scope="col">Durum</th><th scope="col">Tutar</th><th scope="col">Taksit</th><th scope="col">Kanal</th><th scope="col">Oluşturma</th></tr></thead><tbody>${lines}</tbody></table>`;
 }
 
-function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml {
-  const refunds = deps.store.q.operator.refundsOfPayment(p.code);
+async function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): Promise<SafeHtml> {
+  const refunds = await deps.store.q.operator.refundsOfPayment(p.code);
   const facts = html`<dl>
 <dt>partnerTxCode</dt><dd>${p.partnerTxCode}</dd><dt>Durum</dt><dd>${p.status}</dd><dt>Tutar</dt><dd>${money(p.amount)}</dd>
 <dt>Taksit</dt><dd>${p.installment}</dd><dt>Terminal</dt><dd>${p.terminalId}</dd><dt>Kanal</dt><dd>${p.channel}</dd>
@@ -93,9 +93,9 @@ function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): SafeHtml 
 <div class="field"><label for="amount">Tutar (TL; boş bırakılırsa kalanın tamamı)</label><input id="amount" name="amount" inputmode="decimal"></div>
 <div class="actions"><button type="submit">İade et</button></div>
 </form>`;
-  const attempts = deps.store.q.attempts
-    .byPayment(p.code)
-    .map((a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`);
+  const attempts = (await deps.store.q.attempts.byPayment(p.code)).map(
+    (a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`,
+  );
   const attemptTable =
     attempts.length === 0
       ? html`<p>Kart denemesi yok.</p>`
@@ -109,10 +109,10 @@ export function paymentPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/payments",
       auth: "panel:viewer",
-      handle(event, ctx) {
+      async handle(event, ctx) {
         const session = ctx.session;
         const f = readFilters(event.url.searchParams);
-        const rows = listPayments(deps, session.user.partnerId, f, event.url.searchParams.get("before"));
+        const rows = await listPayments(deps, session.user.partnerId, f, event.url.searchParams.get("before"));
         const shown = rows.slice(0, PANEL_PAGE_SIZE);
         const last = shown.at(-1);
         const next =
@@ -129,7 +129,7 @@ export function paymentPages(deps: Deps): PanelRoute[] {
       async handle(event, ctx) {
         const session = ctx.session;
         const p = await paymentByCode(deps, session.user.partnerId, routeParams(event).code ?? "");
-        return panelPage(deps, session, { title: `Ödeme ${p.code}`, current: "/panel/payments", body: detailBody(deps, session, p) });
+        return panelPage(deps, session, { title: `Ödeme ${p.code}`, current: "/panel/payments", body: await detailBody(deps, session, p) });
       },
     },
     {
@@ -141,7 +141,7 @@ export function paymentPages(deps: Deps): PanelRoute[] {
         const session = ctx.session;
         const form = ctx.form;
         const code = routeParams(event).code ?? "";
-        const partner = deps.store.q.partners.get(session.user.partnerId);
+        const partner = await deps.store.q.partners.get(session.user.partnerId);
         if (!partner) fail("not_found");
         const amount = (form.amount ?? "").trim() === "" ? null : toKurus("amount", form.amount ?? "");
         const partnerRefundCode = (form.partnerRefundCode ?? "").trim();

@@ -16,8 +16,12 @@ export function payoutPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/payouts",
       auth: "panel:viewer",
-      handle(_e, ctx) {
-        const batches = deps.store.q.operator.payoutBatches({ partnerId: ctx.session.user.partnerId, status: null, limit: LIST_SIZE_MAX });
+      async handle(_e, ctx) {
+        const batches = await deps.store.q.operator.payoutBatches({
+          partnerId: ctx.session.user.partnerId,
+          status: null,
+          limit: LIST_SIZE_MAX,
+        });
         const rows = batches.map(
           (b) =>
             html`<tr><td><a href="/panel/payouts/${encodeURIComponent(b.id)}">${b.id}</a></td><td>${b.day}</td><td>${money(b.amount)}</td><td>${b.status}</td></tr>`,
@@ -33,18 +37,16 @@ export function payoutPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/payouts/:id",
       auth: "panel:viewer",
-      handle(event, ctx) {
-        const batch = deps.store.q.operator.payoutBatch(routeParams(event).id ?? "");
+      async handle(event, ctx) {
+        const batch = await deps.store.q.operator.payoutBatch(routeParams(event).id ?? "");
         if (!batch || batch.partnerId !== ctx.session.user.partnerId) fail("not_found", "payout batch not found");
-        const payments = deps.store.q.operator
-          .paymentsOfBatch(batch.id)
-          .map(
-            (p) =>
-              html`<tr><td><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td>${money(p.amount)}</td><td>${money(p.commissionAmount)}</td><td>${money(p.netToPartner)}</td><td>${p.expectedValueDate ?? "—"}</td></tr>`,
-          );
-        const refunds = deps.store.q.operator
-          .refundsOfBatch(batch.id)
-          .map((r) => html`<tr><td>${r.id}</td><td>${r.paymentCode}</td><td>-${money(r.amount)}</td><td>${when(r.updatedAtMs)}</td></tr>`);
+        const payments = (await deps.store.q.operator.paymentsOfBatch(batch.id)).map(
+          (p) =>
+            html`<tr><td><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td>${money(p.amount)}</td><td>${money(p.commissionAmount)}</td><td>${money(p.netToPartner)}</td><td>${p.expectedValueDate ?? "—"}</td></tr>`,
+        );
+        const refunds = (await deps.store.q.operator.refundsOfBatch(batch.id)).map(
+          (r) => html`<tr><td>${r.id}</td><td>${r.paymentCode}</td><td>-${money(r.amount)}</td><td>${when(r.updatedAtMs)}</td></tr>`,
+        );
         const body = html`<dl><dt>Valör günü</dt><dd>${batch.day}</dd><dt>Net tutar</dt><dd>${money(batch.amount)}</dd><dt>Durum</dt><dd>${batch.status}</dd></dl>
 <h2>Tahsilatlar</h2>
 <table><thead><tr><th scope="col">Ödeme</th><th scope="col">Tutar</th><th scope="col">Komisyon</th><th scope="col">Net</th><th scope="col">Valör</th></tr></thead><tbody>${payments}</tbody></table>

@@ -30,14 +30,14 @@ async function asCatalog<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-function ownDelivery(deps: Deps, session: PanelSession, id: string): DeliveryDetail {
-  const row = deps.store.q.webhooks.get(id);
+async function ownDelivery(deps: Deps, session: PanelSession, id: string): Promise<DeliveryDetail> {
+  const row = await deps.store.q.webhooks.get(id);
   if (!row || row.partnerId !== session.user.partnerId) fail("not_found", `delivery ${id} not found`);
-  return showDelivery(deps.store.q, id);
+  return await showDelivery(deps.store.q, id);
 }
 
-function listBody(deps: Deps, session: PanelSession): SafeHtml {
-  const rows = listDeliveries(deps.store.q, { partnerId: session.user.partnerId }).map(
+async function listBody(deps: Deps, session: PanelSession): Promise<SafeHtml> {
+  const rows = (await listDeliveries(deps.store.q, { partnerId: session.user.partnerId })).map(
     (d) =>
       html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.type}</td><td>${d.status}</td><td>${d.attempts}</td><td>${d.occurredAt}</td></tr>`,
   );
@@ -73,15 +73,19 @@ export function webhookPages(deps: Deps): PanelRoute[] {
       method: "GET",
       path: "/panel/webhooks",
       auth: "panel:viewer",
-      handle: (_e, ctx) =>
-        panelPage(deps, ctx.session, { title: "Webhook gönderimleri", current: "/panel/webhooks", body: listBody(deps, ctx.session) }),
+      handle: async (_e, ctx) =>
+        panelPage(deps, ctx.session, {
+          title: "Webhook gönderimleri",
+          current: "/panel/webhooks",
+          body: await listBody(deps, ctx.session),
+        }),
     },
     {
       method: "GET",
       path: "/panel/webhooks/:id",
       auth: "panel:viewer",
-      handle(event, ctx) {
-        const d = ownDelivery(deps, ctx.session, routeParams(event).id ?? "");
+      async handle(event, ctx) {
+        const d = await ownDelivery(deps, ctx.session, routeParams(event).id ?? "");
         return panelPage(deps, ctx.session, { title: `Gönderim ${d.id}`, current: "/panel/webhooks", body: detailBody(ctx.session, d) });
       },
     },
@@ -101,7 +105,7 @@ export function webhookPages(deps: Deps): PanelRoute[] {
       auth: "panel:admin",
       action: "webhook.resend",
       async handle(event, ctx) {
-        const id = ownDelivery(deps, ctx.session, routeParams(event).id ?? "").id;
+        const id = (await ownDelivery(deps, ctx.session, routeParams(event).id ?? "")).id;
         await asCatalog(() => resendDelivery(deps, id));
         return seeOther(`/panel/webhooks/${encodeURIComponent(id)}`);
       },

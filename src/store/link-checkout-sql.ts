@@ -12,6 +12,12 @@ export function linkCheckoutSql(db: Db) {
         .prepare("SELECT code FROM payments WHERE link_id = ? AND status = 'initiated' ORDER BY created_at_ms, code")
         .all<{ code: string }>(linkId)
         .map((r) => r.code),
+    /** Codes of all the link's payments in the order they were made (same instant: by their `PL-{id}-{n}` code). */
+    paymentCodes: (linkId: string): string[] =>
+      db
+        .prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code")
+        .all<{ code: string }>(linkId)
+        .map((r) => r.code),
     /** The code of the link's newest payment, or null (product 21: what a simulated buyer just paid). */
     latestCode: (linkId: string): string | null =>
       db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms DESC, code DESC LIMIT 1").get<{ code: string }>(linkId)

@@ -19,8 +19,8 @@ import { webhooksSql } from "./webhooks-sql";
 import { panelSql } from "./panel-sql";
 import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
-/** Every named SQL operation, grouped by resource. A unit of work receives this as `tx`. */
-export function createRepos(db: Db, cache: CatalogCache = catalogCache(db), box: SecretBox = secretBox(null)) {
+/** Every named SQL operation, grouped by resource, as SQLite runs them: synchronously. */
+export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), box: SecretBox = secretBox(null)) {
   const partners = partnersSql(db, box);
   const apiKeys = apiKeysSql(db);
   const catalog = catalogSql(db, box);
@@ -55,4 +55,33 @@ export function createRepos(db: Db, cache: CatalogCache = catalogCache(db), box:
   };
 }
 
-export type Repos = ReturnType<typeof createRepos>;
+export type SqlRepos = ReturnType<typeof createSqlRepos>;
+
+type Op = (...args: never[]) => unknown;
+/** The same operations as the declared interface has them: every one returns a Promise (issue 18). */
+export type AsyncGroup<G> = { [K in keyof G]: G[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+export type AsyncRepos<R> = { [K in keyof R]: AsyncGroup<R[K]> };
+export type Repos = AsyncRepos<SqlRepos>;
+
+/**
+ * SQLite answers synchronously; the interface is asynchronous so that a PostgreSQL store can
+ * implement it. A thrown error becomes a rejected promise, so a unit that awaits the call sees it
+ * where it made the call, as before.
+ */
+export function toAsyncRepos(sql: SqlRepos): Repos {
+  const out: Record<string, Record<string, Op>> = {};
+  for (const [name, group] of Object.entries(sql)) {
+    const wrapped: Record<string, Op> = {};
+    for (const [op, fn] of Object.entries(group as Record<string, (...args: unknown[]) => unknown>)) {
+      wrapped[op] = (...args: unknown[]) => {
+        try {
+          return Promise.resolve(fn(...args));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+    }
+    out[name] = wrapped;
+  }
+  return out as unknown as Repos;
+}

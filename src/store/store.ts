@@ -1,13 +1,21 @@
 import { openDb, type Db } from "./db";
 import { configure, migrate } from "./migrate";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
-import { createRepos, type Repos } from "./repos";
+import { createSqlRepos, toAsyncRepos, type Repos } from "./repos";
 import { invariant } from "../invariant";
 import { MasterKeyError, secretBox, type SecretBox } from "./secret-box";
 import { secretsSql } from "./secrets-sql";
 import { wallNowMs } from "../clock";
+import type { Log } from "../deps";
+import { createLog } from "../log";
+import { committedReads, stallWatch, StalledUnitError, unitScopes, type StallWatch, type UnitScopes } from "./unit-scope";
 
-export type Unit<T> = (tx: Repos) => T;
+/**
+ * A unit of work (issue 18): async so that a store whose driver is asynchronous (PostgreSQL) can
+ * implement the same interface. It awaits only its own repo calls; on SQLite those settle at once,
+ * so a batch still runs start to COMMIT without yielding to other work.
+ */
+export type Unit<T> = (tx: Repos) => Promise<T>;
 
 export interface Store {
   readonly db: Db;
@@ -33,6 +41,8 @@ export type OpenOptions = {
   driver?: "bun" | "node";
   /** Product 19: seals webhook secrets and bank settings at rest (AES-256-GCM); null keeps them in clear. */
   masterKey?: Buffer | null;
+  /** Where a unit that broke the rules of a unit is reported (issue 18). */
+  log?: Log;
 };
 
 export async function openStore(path: string, options: OpenOptions | "bun" | "node" = {}): Promise<Store> {
@@ -47,7 +57,7 @@ export async function openStore(path: string, options: OpenOptions | "bun" | "no
     db.close();
     throw error;
   }
-  return createStore(db, box);
+  return createStore(db, box, o.log ?? createLog("store"));
 }
 
 /**
@@ -81,21 +91,33 @@ function openSecrets(db: Db, key: Buffer | null): SecretBox {
   return box;
 }
 
-function createStore(db: Db, box: SecretBox): Store {
+function createStore(db: Db, box: SecretBox, log: Log): Store {
   const cache = catalogCache(db);
-  const repos = createRepos(db, cache, box);
+  const repos = toAsyncRepos(createSqlRepos(db, cache, box));
   const stats = { batches: 0, units: 0 };
   let queue: Pending[] = [];
   let scheduled = false;
+  // The batch being run, if any: reads through `q` wait for it (they must never see its
+  // uncommitted rows), and the next batch starts only after it.
+  let running: Promise<void> | null = null;
   let closed = false;
   let batchObserver: ((units: number, ms: number) => void) | undefined;
+  const scopes = unitScopes(repos);
 
-  const flush = (): void => {
+  const flush = async (): Promise<void> => {
     scheduled = false;
+    if (running !== null) await running;
     const batch = queue;
     queue = [];
+    if (batch.length === 0) return;
     const started = wallNowMs();
-    const results = runBatch(db, repos, batch, cache);
+    let done = (): void => {};
+    running = new Promise((r) => {
+      done = r;
+    });
+    const results = await runBatch(db, batch, cache, scopes, log);
+    running = null;
+    done();
     batchObserver?.(batch.length, wallNowMs() - started);
     stats.batches += 1;
     stats.units += batch.length;
@@ -109,7 +131,7 @@ function createStore(db: Db, box: SecretBox): Store {
 
   return {
     db,
-    q: repos,
+    q: committedReads(repos, () => running),
     stats,
     observeBatches(observer) {
       batchObserver = observer;
@@ -118,7 +140,7 @@ function createStore(db: Db, box: SecretBox): Store {
       // As at the first seal: what the old key sealed is zeroed when freed and leaves the WAL.
       db.exec("PRAGMA secure_delete = ON");
       try {
-        return await this.write((tx) => tx.secrets.reseal(box, secretBox(next)));
+        return await this.write(async (tx) => await tx.secrets.reseal(box, secretBox(next)));
       } finally {
         db.exec("PRAGMA secure_delete = OFF");
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -136,7 +158,7 @@ function createStore(db: Db, box: SecretBox): Store {
     },
     async close() {
       // Let every queued unit commit before the connection goes away.
-      while (scheduled) await new Promise((r) => setImmediate(r));
+      while (scheduled || running !== null) await new Promise((r) => setImmediate(r));
       closed = true;
       db.close();
     },
@@ -145,29 +167,19 @@ function createStore(db: Db, box: SecretBox): Store {
 
 type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-function runBatch(db: Db, repos: Repos, batch: Pending[], cache: CatalogCache): Result[] {
+async function runBatch(db: Db, batch: Pending[], cache: CatalogCache, scopes: UnitScopes, log: Log): Promise<Result[]> {
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (error) {
     return batch.map(() => ({ ok: false, error }));
   }
-  const results: Result[] = batch.map((p) => {
-    db.exec("SAVEPOINT unit");
-    cache.inUnit(true);
-    try {
-      const value = p.unit(repos);
-      db.exec("RELEASE unit");
-      return { ok: true, value };
-    } catch (error) {
-      db.exec("ROLLBACK TO unit");
-      db.exec("RELEASE unit");
-      // The catalog version may now repeat a number whose cached rows the rollback undid.
-      cache.reset();
-      return { ok: false, error };
-    } finally {
-      cache.inUnit(false);
-    }
-  });
+  const stall = stallWatch();
+  const results: Result[] = [];
+  try {
+    for (const p of batch) results.push(await runUnit(db, p.unit, cache, scopes, stall, log));
+  } finally {
+    stall.stop();
+  }
   try {
     db.exec("COMMIT");
   } catch (error) {
@@ -176,4 +188,27 @@ function runBatch(db: Db, repos: Repos, batch: Pending[], cache: CatalogCache): 
     return batch.map(() => ({ ok: false, error }));
   }
   return results;
+}
+
+/** One unit inside its SAVEPOINT: a unit that throws, or waits on anything but its repo calls, rolls back alone. */
+async function runUnit(db: Db, unit: Unit<unknown>, cache: CatalogCache, scopes: UnitScopes, stall: StallWatch, log: Log): Promise<Result> {
+  db.exec("SAVEPOINT unit");
+  cache.inUnit(true);
+  const scope = scopes.open();
+  try {
+    const value = await stall.race(Promise.resolve(unit(scope.tx)));
+    db.exec("RELEASE unit");
+    return { ok: true, value };
+  } catch (error) {
+    db.exec("ROLLBACK TO unit");
+    db.exec("RELEASE unit");
+    // The catalog version may now repeat a number whose cached rows the rollback undid.
+    cache.reset();
+    if (error instanceof StalledUnitError)
+      log.error("invariant: a unit of work waited on something other than its own repo calls", { error });
+    return { ok: false, error };
+  } finally {
+    scope.close();
+    cache.inUnit(false);
+  }
 }

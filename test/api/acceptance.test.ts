@@ -84,7 +84,7 @@ describe("interface 4.12 / 2.6 payment-acceptance status (product 10)", () => {
     };
     h = await harness({ seed: { ...TEST_SEED, agreements: [agreement] } });
     expect((await h.get("/v1/payment-acceptance")).json.acceptingPayments).toBe(false);
-    await h.store.write((tx) => tx.acceptance.accept("ptn_test", "DPA", h.clock.nowMs()));
+    await h.store.write(async (tx) => await tx.acceptance.accept("ptn_test", "DPA", h.clock.nowMs()));
     const r = await h.get("/v1/payment-acceptance");
     expect(r.json).toMatchObject({ acceptingPayments: true, holds: [], agreements: null });
   });

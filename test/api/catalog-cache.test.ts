@@ -22,7 +22,7 @@ afterEach(async () => stop());
 
 async function serverOn(file: string) {
   store = await openStore(file);
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     store,
     clock: new ManualClock(T0),
     log: memoryLog(),
@@ -44,7 +44,7 @@ describe("issue 17 cached reads see every change on the next request", () => {
     const request = await serverOn(file);
     expect((await request("GET", "/v1/payment-acceptance")).status).toBe(200);
     expect((await request("GET", "/v1/payment-acceptance")).status).toBe(200);
-    const keyId = store.q.apiKeys.byHash(hashApiKey(new Sensitive(TEST_KEY)))!.id;
+    const keyId = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(TEST_KEY))))!.id;
     await runJson(keysCommand, ["revoke", keyId, "--db", file]);
     expect((await request("GET", "/v1/payment-acceptance")).status).toBe(401);
   });
@@ -61,17 +61,17 @@ describe("issue 17 cached reads see every change on the next request", () => {
   it("a unit that changed a terminal and rolled back leaves no trace in the cache, even when the version number returns", async () => {
     const file = await seededDb();
     const request = await serverOn(file);
-    const terminal = store.q.catalog.terminal("T-1")!;
+    const terminal = (await store.q.catalog.terminal("T-1"))!;
     await expect(
-      store.write((tx) => {
-        tx.catalog.upsertTerminal({ ...terminal, active: false });
-        expect(tx.catalog.terminal("T-1")!.active).toBe(false); // read (and cached) inside the unit
+      store.write(async (tx) => {
+        await tx.catalog.upsertTerminal({ ...terminal, active: false });
+        expect((await tx.catalog.terminal("T-1"))!.active).toBe(false); // read (and cached) inside the unit
         throw new Error("rolled back on purpose");
       }),
     ).rejects.toThrow("rolled back on purpose");
     // A committed change brings the counter to the number the rolled-back unit had used.
-    await store.write((tx) => tx.catalog.upsertTerminal({ ...terminal, installments: [1, 3] }));
-    expect(store.q.catalog.terminal("T-1")).toMatchObject({ active: true, installments: [1, 3] });
+    await store.write(async (tx) => await tx.catalog.upsertTerminal({ ...terminal, installments: [1, 3] }));
+    expect(await store.q.catalog.terminal("T-1")).toMatchObject({ active: true, installments: [1, 3] });
     expect((await request("POST", "/v1/payments", { body: { ...createBody(3), installment: 3 } })).status).toBe(201);
   });
 });

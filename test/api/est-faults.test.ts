@@ -40,8 +40,8 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
     const p = await estPayment(h, "T-E3D", amount);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain("status=captured");
-    expect(paymentRow(h, p.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
     expect(types()).toEqual(["Auth", "ORDERSTATUS"]);
   });
 
@@ -50,8 +50,8 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
     const p = await estPayment(h, "T-E3D", 10_092);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain("status=failed");
-    expect(paymentRow(h, p.paymentCode).status).toBe("failed");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.failed"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("failed");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.failed"]);
     expect(types()).toEqual(["Auth", "ORDERSTATUS"]);
   });
 
@@ -61,18 +61,18 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
     const p = await estPayment(h, "T-E3D", 10_093);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain("status=initiated");
-    expect(paymentRow(h, p.paymentCode).status).toBe("initiated");
-    expect(h.store.q.attempts.byPayment(p.paymentCode)[0]!.status).toBe("capturing");
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("initiated");
+    expect((await h.store.q.attempts.byPayment(p.paymentCode))[0]!.status).toBe("capturing");
     await h.advance(29 * SECOND_MS);
     expect(types()).toEqual(["Auth", "ORDERSTATUS"]);
     await h.advance(1 * SECOND_MS);
     expect(types()).toEqual(["Auth", "ORDERSTATUS", "ORDERSTATUS"]);
-    expect(paymentRow(h, p.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("initiated");
     status.heal();
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["Auth", "ORDERSTATUS", "ORDERSTATUS", "ORDERSTATUS"]);
-    expect(paymentRow(h, p.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
   });
 
   it("the window closes while the outcome is unknown; the bank approved: the payment expires and the charge is voided", async () => {
@@ -81,19 +81,19 @@ describe("product 17: unknown capture outcomes are asked about, never re-sent", 
     const p = await estPayment(h, "T-E3D", 10_093);
     await payAtBank(h, p.paymentRef, APPROVE);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, p.paymentCode).status).toBe("expired");
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("expired");
     status.heal();
     await h.advance(60 * MINUTE_MS);
-    expect(paymentRow(h, p.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.expired"]);
     expect(types().filter((t) => t === "Auth")).toHaveLength(1);
     // The Void of 100.93 TL gets the simulator's .93 answer (HTML) too: asked about, not re-sent.
     expect(types().filter((t) => t === "Void")).toHaveLength(1);
     await h.advance(1 * MINUTE_MS);
     expect(types().filter((t) => t === "Void")).toHaveLength(1);
     expect(types().at(-1)).toBe("ORDERSTATUS");
-    const attempt = h.store.q.attempts.byPayment(p.paymentCode)[0]!;
-    expect(h.store.q.bank.check(attempt.id)).toMatchObject({ kind: "void", outcome: "voided", dueAtMs: null });
+    const attempt = (await h.store.q.attempts.byPayment(p.paymentCode))[0]!;
+    expect(await h.store.q.bank.check(attempt.id)).toMatchObject({ kind: "void", outcome: "voided", dueAtMs: null });
     expect(h.log.lines.some((l) => l.includes("late capture voided"))).toBe(true);
   });
 });
@@ -110,8 +110,8 @@ describe("product 17: a capture approved after the window closed is voided autom
     const p = await estPayment(h, "T-E3D");
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain("status=failed");
-    expect(paymentRow(h, p.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.expired"]);
     expect(types()).toEqual(["Auth", "Void"]);
   });
 });

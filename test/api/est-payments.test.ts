@@ -13,7 +13,7 @@ const NO_FUNDS = "4000009900000004";
 let h: EstHarness;
 afterEach(async () => h?.close());
 
-const attemptOf = (code: string) => h.store.q.attempts.byPayment(code)[0]!;
+const attemptOf = async (code: string) => (await h.store.q.attempts.byPayment(code))[0]!;
 
 describe("product 17: EST payments, model 3d and 3d_pay", () => {
   it.each([
@@ -24,8 +24,8 @@ describe("product 17: EST payments, model 3d and 3d_pay", () => {
     const p = await estPayment(h, terminal, 12_345);
     const done = await payAtBank(h, p.paymentRef, APPROVE);
     expect(done.leftTo).toContain(`paymentCode=${p.paymentCode}&status=captured`);
-    expect(paymentRow(h, p.paymentCode)).toMatchObject({ status: "captured", bankReference: attemptOf(p.paymentCode).id });
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+    expect(await paymentRow(h, p.paymentCode)).toMatchObject({ status: "captured", bankReference: (await attemptOf(p.paymentCode)).id });
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
     expect(h.auths()).toBe(auths);
   });
 
@@ -64,7 +64,7 @@ describe("product 17: EST payments, model 3d and 3d_pay", () => {
     expect(relay.forms[0]!.buttons.every((b) => b.name === null)).toBe(true);
     // Product 17: the attempt's id is the bank's oid; okUrl = failUrl = that attempt's callback URL.
     const field = (name: string) => relay.forms[0]!.fields.find((f) => f.name === name)?.value;
-    const attempt = h.store.q.attempts.byPayment(p.paymentCode)[0]!;
+    const attempt = (await h.store.q.attempts.byPayment(p.paymentCode))[0]!;
     expect(field("oid")).toBe(attempt.id);
     expect(field("okUrl")).toBe(`http://kasa.test/handoff/callback/${attempt.id}`);
     expect(field("failUrl")).toBe(field("okUrl"));
@@ -80,8 +80,8 @@ describe("product 17: EST payments, model 3d and 3d_pay", () => {
     const p = await estPayment(h, terminal);
     const done = await payAtBank(h, p.paymentRef, pan);
     expect(done.leftTo).toContain("status=failed");
-    expect(paymentRow(h, p.paymentCode).status).toBe("failed");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.failed"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("failed");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.failed"]);
     expect(h.auths()).toBe(auths);
   });
 });
@@ -104,9 +104,9 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     const cb = await callbackOf(h, p.paymentRef, APPROVE);
     const res = await postRaw(h, cb.url, tamper(cb.body));
     expect(res.status).toBe(400);
-    expect(paymentRow(h, p.paymentCode).status).toBe("initiated");
-    expect(attemptOf(p.paymentCode).status).toBe("acs");
-    expect(eventsOf(h, p.paymentCode)).toEqual([]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("initiated");
+    expect((await attemptOf(p.paymentCode)).status).toBe("acs");
+    expect(await eventsOf(h, p.paymentCode)).toEqual([]);
     expect(h.auths()).toBe(0);
     expect(h.log.lines.some((l) => l.includes("bank callback refused"))).toBe(true);
   });
@@ -117,7 +117,7 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     const cb = await callbackOf(h, p.paymentRef, APPROVE);
     const reordered = cb.body.split("&").reverse().join("&");
     expect((await postRaw(h, cb.url, reordered)).status).toBe(303);
-    expect(paymentRow(h, p.paymentCode).status).toBe("captured");
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("captured");
     expect(h.auths()).toBe(1);
   });
 
@@ -128,7 +128,7 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     expect((await postRaw(h, cb.url, cb.body)).status).toBe(303);
     expect((await postRaw(h, cb.url, cb.body)).status).toBe(400);
     expect(h.auths()).toBe(1);
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
   });
 
   it("a genuine callback posted to another attempt's URL is refused (the oid is signed)", async () => {
@@ -138,8 +138,8 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     const cbA = await callbackOf(h, a.paymentRef, APPROVE);
     const cbB = await callbackOf(h, b.paymentRef, APPROVE);
     expect((await postRaw(h, cbB.url, cbA.body)).status).toBe(400);
-    expect(paymentRow(h, b.paymentCode).status).toBe("initiated");
-    expect(paymentRow(h, a.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, b.paymentCode)).status).toBe("initiated");
+    expect((await paymentRow(h, a.paymentCode)).status).toBe("initiated");
     expect(h.auths()).toBe(0);
   });
 
@@ -150,8 +150,8 @@ describe("product 17: a callback that is not the bank's own changes nothing", ()
     const answers = await Promise.all(Array.from({ length: 8 }, () => postRaw(h, cb.url, cb.body)));
     expect(answers.map((r) => r.status).sort()).toEqual([303, 400, 400, 400, 400, 400, 400, 400]);
     expect(h.auths()).toBe(1);
-    expect(paymentRow(h, p.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, p.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
   });
 });
 
@@ -164,7 +164,7 @@ describe("product 17: a payment link paid through the EST connection", () => {
     const done = await buyer.submit(formById(page.page, "pay-form"), { ...linkCard(APPROVE), installment: "1" });
     expect(done.leftTo ?? done.page?.url).toBeTruthy();
     expect((await linkJson(h, link.id)).status).toBe("completed");
-    const [payment] = paymentsOfLink(h, link.id);
+    const [payment] = await paymentsOfLink(h, link.id);
     expect(payment?.status).toBe("captured");
     expect(h.auths()).toBe(terminalId === "T-E3D" ? 1 : 0);
   });

@@ -39,8 +39,8 @@ describe("product 17: EST refunds", () => {
     expect(r).toMatchObject({ status: "approved", method: "void", procReturnCode: "00" });
     expect(r.bankReference).toMatch(/^\d{12}$/);
     expect(types()).toEqual(["Void"]);
-    expect(paymentRow(h, code).status).toBe("voided");
-    expect(eventsOf(h, code).sort()).toEqual(["payment.captured", "refund.approved"]);
+    expect((await paymentRow(h, code)).status).toBe("voided");
+    expect((await eventsOf(h, code)).sort()).toEqual(["payment.captured", "refund.approved"]);
   });
 
   it("credit after day end, in two parts: ORDERHISTORY then Credit each, both approved, payment refunded", async () => {
@@ -55,7 +55,7 @@ describe("product 17: EST refunds", () => {
     });
     expect(await refund(code, "credit", { amount: 6_000 })).toMatchObject({ status: "approved", amount: 6_000 });
     expect(types()).toEqual(["ORDERHISTORY", "Credit", "ORDERHISTORY", "Credit"]);
-    expect(paymentRow(h, code).status).toBe("refunded");
+    expect((await paymentRow(h, code)).status).toBe("refunded");
   });
 
   it("a card whose refunds the bank declines: declined with the bank's code and message", async () => {
@@ -64,8 +64,8 @@ describe("product 17: EST refunds", () => {
     const r = await refund(code, "void");
     expect(r).toMatchObject({ status: "declined", procReturnCode: "99" });
     expect(r.errMsg).toBeTruthy();
-    expect(paymentRow(h, code).status).toBe("captured");
-    expect(eventsOf(h, code).sort()).toEqual(["payment.captured", "refund.declined"]);
+    expect((await paymentRow(h, code)).status).toBe("captured");
+    expect((await eventsOf(h, code)).sort()).toEqual(["payment.captured", "refund.declined"]);
   });
 
   it("a Void whose answer is lost (.93): pending, then ORDERSTATUS finds it voided; Void never re-sent", async () => {
@@ -73,11 +73,11 @@ describe("product 17: EST refunds", () => {
     const code = await captured(10_093);
     const r = await refund(code, "void");
     expect(r).toMatchObject({ status: "pending", bankReference: null });
-    expect(h.store.q.refunds.get(r.refundId)?.bankReference).toBe("?void");
+    expect((await h.store.q.refunds.get(r.refundId))?.bankReference).toBe("?void");
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["Void", "ORDERSTATUS"]);
-    expect(h.store.q.refunds.get(r.refundId)?.status).toBe("approved");
-    expect(paymentRow(h, code).status).toBe("voided");
+    expect((await h.store.q.refunds.get(r.refundId))?.status).toBe("approved");
+    expect((await paymentRow(h, code)).status).toBe("voided");
   });
 
   it("a Credit whose answer is lost (.95): pending, then ORDERHISTORY shows one more credit: approved, Credit never re-sent", async () => {
@@ -88,7 +88,7 @@ describe("product 17: EST refunds", () => {
     expect(r.status).toBe("pending");
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["ORDERHISTORY", "Credit", "ORDERHISTORY"]);
-    expect(h.store.q.refunds.get(r.refundId)?.status).toBe("approved");
+    expect((await h.store.q.refunds.get(r.refundId))?.status).toBe("approved");
   });
 
   it("a Credit the bank never received (.92, HTTP 500): pending, then declined (no credit at the bank)", async () => {
@@ -100,8 +100,8 @@ describe("product 17: EST refunds", () => {
     expect(r.status).toBe("pending");
     await h.advance(2 * MINUTE_MS);
     expect(types()).toEqual(["ORDERHISTORY", "Credit", "ORDERHISTORY"]);
-    expect(h.store.q.refunds.get(r.refundId)?.status).toBe("declined");
-    expect(paymentRow(h, code).status).toBe("captured");
+    expect((await h.store.q.refunds.get(r.refundId))?.status).toBe("declined");
+    expect((await paymentRow(h, code)).status).toBe("captured");
   });
 });
 
@@ -110,10 +110,10 @@ describe("product 17: payouts of an EST connection wait for an operator", () => 
     h = await estHarness();
     await captured(10_000);
     await h.advance(3 * 24 * HOUR_MS);
-    const batches = h.store.q.settlement.pendingBatches();
+    const batches = await h.store.q.settlement.pendingBatches();
     expect(batches).toHaveLength(1);
     expect(batches[0]).toMatchObject({ partnerId: "ptn_test", status: "pending", reference: null });
-    const types = h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 }).map((d) => JSON.parse(d.body).type);
+    const types = (await h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 })).map((d) => JSON.parse(d.body).type);
     expect(types.filter((t: string) => t.startsWith("payout."))).toEqual([]);
     expect(h.log.lines.some((l) => l.includes("payout batch awaits an operator's transfer"))).toBe(true);
   });

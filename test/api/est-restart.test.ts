@@ -45,8 +45,8 @@ async function payUntilCallback(k: KasaProcess, b: ReturnType<typeof bank>, paym
     url.startsWith(BANK) ? b.sim.gate(new Request(url, init)) : Promise.resolve(k.runtime.app.request(url, init));
   void formClient(route, ["http://kasa.test", BANK]).post("http://kasa.test/handoff", cardFields(paymentRef, APPROVE));
   // Let the relay, the gate and the callback run up to the bank call.
-  const claimed = () => k.store.q.bank.authClaimed(k.store.q.attempts.byPayment(code)[0]?.id ?? "");
-  for (let i = 0; i < 100 && !claimed(); i++) await new Promise((r) => setTimeout(r, 10));
+  const claimed = async () => await k.store.q.bank.authClaimed((await k.store.q.attempts.byPayment(code))[0]?.id ?? "");
+  for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 describe("product 17: a process that dies while the bank call is on the wire", () => {
@@ -65,12 +65,12 @@ describe("product 17: a process that dies while the bank call is on the wire", (
     });
     const code = created.json.paymentCode as string;
     await payUntilCallback(first, b, created.json.paymentRef, code);
-    expect(first.store.q.attempts.byPayment(code)[0]?.status).toBe("capturing");
+    expect((await first.store.q.attempts.byPayment(code))[0]?.status).toBe("capturing");
     await rig.stop(first);
 
     const second = await open(b);
     await second.advance(151 * SECOND_MS);
-    expect(second.store.q.payments.get(code)?.status).toBe(status);
+    expect((await second.store.q.payments.get(code))?.status).toBe(status);
     expect(b.sim.calls().map((c) => c.type)).toEqual(mode === "forward-then-die" ? ["Auth", "ORDERSTATUS"] : ["ORDERSTATUS"]);
   });
 });
@@ -87,19 +87,20 @@ describe("product 17: a process that dies while a Void is on the wire", () => {
     });
     const code = created.json.paymentCode as string;
     await payUntilCallback(first, b, created.json.paymentRef, code);
-    for (let i = 0; i < 100 && first.store.q.payments.get(code)?.status !== "captured"; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(first.store.q.payments.get(code)?.status).toBe("captured");
+    for (let i = 0; i < 100 && (await first.store.q.payments.get(code))?.status !== "captured"; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect((await first.store.q.payments.get(code))?.status).toBe("captured");
     b.modes.Void = "forward-then-die";
     void first.post(`/v1/payments/${code}/refunds/void`, { partnerRefundCode: "rv-1" });
     for (let i = 0; i < 100 && !b.sim.calls().some((c) => c.type === "Void"); i++) await new Promise((r) => setTimeout(r, 10));
-    const refundId = first.store.q.refunds.allPending()[0]!.id;
-    expect(first.store.q.refunds.get(refundId)).toMatchObject({ status: "pending", bankReference: "?void" });
+    const refundId = (await first.store.q.refunds.allPending())[0]!.id;
+    expect(await first.store.q.refunds.get(refundId)).toMatchObject({ status: "pending", bankReference: "?void" });
     await rig.stop(first);
 
     const second = await open(b);
     await second.runDue();
-    expect(second.store.q.refunds.get(refundId)?.status).toBe("approved");
-    expect(second.store.q.payments.get(code)?.status).toBe("voided");
+    expect((await second.store.q.refunds.get(refundId))?.status).toBe("approved");
+    expect((await second.store.q.payments.get(code))?.status).toBe("voided");
     expect(b.sim.calls().map((c) => c.type)).toEqual(["Auth", "Void", "ORDERSTATUS"]);
   });
 });

@@ -28,8 +28,8 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
     const forged = await postCallback(h, form.action, { ...fields, token: tampered });
     expect(forged.page?.status).toBe(400);
     expect(forged.page?.body).toContain("Ödemenin durumu değişmedi");
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["acs"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["acs"]);
     const real = await postCallback(h, form.action, fields);
     expect(real.leftTo).toContain("status=captured");
   });
@@ -42,8 +42,8 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
     const acsB = acsForm(await handOff(h, b.json.paymentRef, APPROVED));
     const crossed = await postCallback(h, acsB.form.action, acsA.fields);
     expect(crossed.page?.status).toBe(400);
-    expect(paymentRow(h, b.json.paymentCode).status).toBe("initiated");
-    expect(paymentRow(h, a.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, b.json.paymentCode)).status).toBe("initiated");
+    expect((await paymentRow(h, a.json.paymentCode)).status).toBe("initiated");
   });
 
   it("an unknown attempt id is refused", async () => {
@@ -59,8 +59,8 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
     expect((await postCallback(h, form.action, fields)).leftTo).toContain("status=captured");
     const replay = await postCallback(h, form.action, fields);
     expect(replay.page?.status).toBe(400);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
   });
 
   it("replaying a failed authentication with the right code afterwards cannot capture", async () => {
@@ -69,7 +69,7 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
     expect((await postCallback(h, form.action, { ...fields, otp: "999999" })).leftTo).toContain("status=failed");
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(400);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("failed");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("failed");
   });
 
   it("two simultaneous callbacks: one 303, one rejection, captured once", async () => {
@@ -78,7 +78,7 @@ describe("product 6.4 callback: forged or replayed callbacks are rejected and ch
     const { form, fields } = acsForm(await handOff(h, c.json.paymentRef, APPROVED));
     const both = await Promise.all([postCallback(h, form.action, fields), postCallback(h, form.action, fields)]);
     expect(both.map((o) => (o.leftTo ? 303 : o.page?.status)).sort()).toEqual([303, 400]);
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
   });
 });
 
@@ -110,7 +110,7 @@ describe("product 5 amounts recorded at capture", () => {
     h = await harness();
     const c = await createPayment(h, { terminalId, installment, amount });
     await pay(h, c.json.paymentRef, APPROVED);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({
       status: "captured",
       appliedRateBps: rate,
       appliedFixedFee: fee,
@@ -125,7 +125,7 @@ describe("product 5 amounts recorded at capture", () => {
     const p = await linkPaymentOf(h, { terminalId: "T-NET", baseAmount: 10_000, amount: 10_220 });
     const { done } = await pay(h, p.paymentRef, APPROVED);
     expect(done.page?.url ?? done.leftTo).toContain("/l/done?paymentCode=");
-    expect(paymentRow(h, p.code)).toMatchObject({ channel: "link", commissionAmount: 220, netToPartner: 10_000 });
+    expect(await paymentRow(h, p.code)).toMatchObject({ channel: "link", commissionAmount: 220, netToPartner: 10_000 });
   });
 
   it.each([
@@ -154,7 +154,7 @@ describe("product 5 amounts recorded at capture", () => {
     h.clock.set(Date.parse(at));
     const c = await createPayment(h, { terminalId, installment });
     await pay(h, c.json.paymentRef, APPROVED);
-    expect(paymentRow(h, c.json.paymentCode).expectedValueDate).toBe(date);
+    expect((await paymentRow(h, c.json.paymentCode)).expectedValueDate).toBe(date);
   });
 });
 
@@ -167,12 +167,12 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     const crashed = await handOff(h, c.json.paymentRef, APPROVED);
     expect(crashed.page?.status).toBe(500);
     h.deps.banks.sim = bank;
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", threeDStarted: true });
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["starting"]);
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", threeDStarted: true });
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["starting"]);
     expect((await handOff(h, c.json.paymentRef, APPROVED)).page?.status).toBe(409);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["failed"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["failed"]);
   });
 
   it("a crash during capture: the callback cannot be replayed into a second capture; the expiry resolves it", async () => {
@@ -198,9 +198,9 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     };
     expect((await postCallback(h, form.action, fields)).page?.status).toBe(400);
     expect(captures).toBe(1);
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["capturing"]);
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["capturing"]);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
   });
 
   it("the window closing while the bank captures: the payment stays expired, the approval is voided (product 17)", async () => {
@@ -217,11 +217,11 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     };
     const done = await postCallback(h, form.action, fields);
     expect(done.leftTo).toContain("status=failed");
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
     expect(h.log.lines.some((l) => l.includes("capture approved after the payment left initiated"))).toBe(true);
-    const [attempt] = h.store.q.attempts.byPayment(c.json.paymentCode);
-    expect(h.store.q.bank.check(attempt!.id)).toMatchObject({ kind: "void", outcome: "voided", dueAtMs: null });
+    const [attempt] = await h.store.q.attempts.byPayment(c.json.paymentCode);
+    expect(await h.store.q.bank.check(attempt!.id)).toMatchObject({ kind: "void", outcome: "voided", dueAtMs: null });
     expect(h.log.lines.some((l) => l.includes("late capture voided"))).toBe(true);
   });
 
@@ -233,9 +233,9 @@ describe("DESIGN request flow 3: crash safety of the bank step", () => {
     h.clock.set(T0 + 30 * MINUTE_MS);
     const done = await postCallback(h, form.action, fields);
     expect(done.leftTo).toBe(`https://shop.example/checkout/done?paymentCode=${c.json.paymentCode}&status=failed`);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["failed"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["failed"]);
   });
 });
 
@@ -253,7 +253,7 @@ describe("interface 6 the outbox row commits with the state change", () => {
     h = await harness({ seed: seedWith({ partner: { webhook: null } }) });
     const c = await createPayment(h);
     await answerAcs(h, await handOff(h, c.json.paymentRef, APPROVED));
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual([]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual([]);
   });
 });

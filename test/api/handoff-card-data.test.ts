@@ -28,7 +28,7 @@ async function fileHarness(path: string): Promise<{ h: Harness; store: Store; li
   const clock = new ManualClock(T0);
   const log = memoryLog();
   const config = { mode: "serve" as const, baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true };
-  const runtime = createRuntime({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
+  const runtime = await createRuntime({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
   let n = 0;
   await applySeed(store, parseSeed({ ...TEST_SEED, bins: DEMO_BINS.map((b) => ({ ...b })) }), T0, () => `key_file${++n}`);
   const request = async (method: string, path: string, body?: unknown): Promise<Reply> => {

@@ -37,7 +37,7 @@ describe("product 6.1 bad card data: 400 page, nothing re-rendered, not counted"
     const r = await handOff(h, c.json.paymentRef, APPROVED, over);
     expect(refusal(r)).toEqual({ status: 400, code: "validation_error" });
     for (const value of [APPROVED, CVV, ...Object.values(over).filter((v) => v.length > 3)]) expect(r.page!.body).not.toContain(value);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ attemptsCounted: 0, threeDStarted: false, maskedPan: null });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ attemptsCounted: 0, threeDStarted: false, maskedPan: null });
   });
 
   it("a card expiring this month is still good; spaces between digit groups are accepted", async () => {
@@ -107,7 +107,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     h = await harness({ seed: seedWith({ psp: { active: false } }) });
     const c = await createPayment(h);
     expect(refusal(await handOff(h, c.json.paymentRef, FOREIGN)).code).toBe("psp_inactive");
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(0);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(0);
   });
 
   it("card type before installment eligibility: a foreign card asked for 3 installments gets the card-type page", async () => {
@@ -122,7 +122,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     await createPayment(h, { amount: 5_000 });
     await tightenConnection(h, { dailyMax: 14_000 });
     expect(refusal(await handOff(h, c.json.paymentRef, DEBIT))).toEqual({ status: 422, code: "installment_not_allowed" });
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(1);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(1);
   });
 
   it("connection limits before the bank: a declining card is not even tried (not counted)", async () => {
@@ -131,7 +131,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     await createPayment(h, { amount: 5_000 });
     await tightenConnection(h, { dailyMax: 14_000 });
     expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: null });
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(0);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(0);
   });
 
   it("last, the bank: payment_declined", async () => {
@@ -166,7 +166,7 @@ describe("interface 7.4 installment_not_allowed at handoff (reasons 1 and 3), co
     });
     const c = await createPayment(h, { terminalId, installment });
     expect(refusal(await handOff(h, c.json.paymentRef, pan))).toEqual({ status: 422, code: "installment_not_allowed" });
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(1);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(1);
   });
 });
 
@@ -188,7 +188,7 @@ describe("product 16 card family not allowed at the terminal: 403 terminal_not_a
     });
     const c = await createPayment(h, { terminalId: "T-CR" });
     expect(refusal(await handOff(h, c.json.paymentRef, "4000004400000000"))).toEqual({ status: 403, code: null });
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(1);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(1);
     expect(atAcs(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);
   });
 
@@ -197,7 +197,7 @@ describe("product 16 card family not allowed at the terminal: 403 terminal_not_a
     const c = await createPayment(h);
     sql(h, "UPDATE terminals SET active = 0 WHERE id = 'T-1'");
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 403, code: "terminal_not_allowed" });
-    expect(paymentRow(h, c.json.paymentCode).attemptsCounted).toBe(0);
+    expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(0);
   });
 });
 
@@ -219,7 +219,7 @@ describe("interface 4.7 single-use paymentRef", () => {
     const both = await Promise.all([handOff(h, c.json.paymentRef, APPROVED), handOff(h, c.json.paymentRef, WORLD)]);
     expect(both.filter(atAcs)).toHaveLength(1);
     expect(both.map((o) => refusal(o).code).filter((x) => x !== null)).toEqual(["payment_prepare_already_started"]);
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode)).toHaveLength(1);
+    expect(await h.store.q.attempts.byPayment(c.json.paymentCode)).toHaveLength(1);
   });
 });
 
@@ -240,7 +240,7 @@ describe("product 5 rates fixed at 3D start from the BIN; card data never stored
       cardFamily: family,
       cardBank: bank,
     });
-    const stored = JSON.stringify(paymentRow(h, c.json.paymentCode));
+    const stored = JSON.stringify(await paymentRow(h, c.json.paymentCode));
     expect(stored).not.toContain(pan);
     expect(stored).not.toContain(pan.slice(0, 8)); // the 8-digit BIN is not kept beside the last four
   });
@@ -251,14 +251,14 @@ describe("product 5 rates fixed at 3D start from the BIN; card data never stored
     const acs = await handOff(h, c.json.paymentRef, APPROVED);
     sql(h, `UPDATE terminals SET rates = '[{"count":3,"brand":null,"onUs":null,"rateBps":999,"fixedFee":null}]' WHERE id = 'T-1'`);
     await answerAcs(h, acs);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "captured", appliedRateBps: 420, commissionAmount: 420 });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "captured", appliedRateBps: 420, commissionAmount: 420 });
   });
 
   it("the unresolved BIN: brand, family and bank null; the brand-less count-1 row", async () => {
     h = await harness();
     const c = await createPayment(h);
     await answerAcs(h, await handOff(h, c.json.paymentRef, "3400001400000004"));
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({
       status: "captured",
       cardBrand: null,
       cardFamily: null,
@@ -286,6 +286,6 @@ describe("product 6.3 the simulated ACS", () => {
     const c = await createPayment(h);
     const first = await clientOf(h).post("http://kasa.test/sim-bank/acs", { request: "forged.token" });
     expect(first.page?.status).toBe(400);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
   });
 });

@@ -13,10 +13,9 @@ afterEach(async () => h?.close());
 const APPROVED = "4000001100000009";
 const RETURN = "https://shop.example/l/result";
 
-const linkOf = (h: Harness, linkId: string | null) => h.store.q.links.get(linkId ?? "")!;
-const linkEvents = (h: Harness, linkId: string) =>
-  h.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 1000 })
+const linkOf = async (h: Harness, linkId: string | null) => (await h.store.q.links.get(linkId ?? ""))!;
+const linkEvents = async (h: Harness, linkId: string) =>
+  (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 1000 }))
     .map((d) => JSON.parse(d.body))
     .filter((b) => b.paymentLinkId === linkId)
     .map((b) => b.type);
@@ -25,14 +24,14 @@ describe("interface 3.1 a link follows its payment's attempt", () => {
   it("launched -> initiated when 3D starts; -> completed at capture, with payment_link.completed and payment.captured", async () => {
     h = await harness();
     const p = await linkPaymentOf(h, { returnUrl: RETURN });
-    expect(linkOf(h, p.linkId).status).toBe("launched");
+    expect((await linkOf(h, p.linkId)).status).toBe("launched");
     const acs = await handOff(h, p.paymentRef, APPROVED);
-    expect(linkOf(h, p.linkId).status).toBe("initiated");
+    expect((await linkOf(h, p.linkId)).status).toBe("initiated");
     const done = await answerAcs(h, acs);
     expect(done.leftTo).toBe(`${RETURN}?paymentCode=${p.code}&status=captured`);
-    expect(linkOf(h, p.linkId).status).toBe("completed");
-    expect(linkEvents(h, p.linkId!)).toEqual(["payment_link.completed"]);
-    expect(eventsOf(h, p.code)).toEqual(["payment.captured"]);
+    expect((await linkOf(h, p.linkId)).status).toBe("completed");
+    expect(await linkEvents(h, p.linkId!)).toEqual(["payment_link.completed"]);
+    expect(await eventsOf(h, p.code)).toEqual(["payment.captured"]);
   });
 
   it.each([
@@ -44,8 +43,8 @@ describe("interface 3.1 a link follows its payment's attempt", () => {
     const p = await linkPaymentOf(h, { returnUrl: RETURN });
     const acs = await handOff(h, p.paymentRef, pan);
     if (reachesAcs) await answerAcs(h, acs);
-    expect(linkOf(h, p.linkId).status).toBe("failed");
-    expect(linkEvents(h, p.linkId!)).toEqual([]);
+    expect((await linkOf(h, p.linkId)).status).toBe("failed");
+    expect(await linkEvents(h, p.linkId!)).toEqual([]);
   });
 
   it("initiated -> failed when the payment's window expires mid-3D; the link stays payable", async () => {
@@ -53,36 +52,37 @@ describe("interface 3.1 a link follows its payment's attempt", () => {
     const p = await linkPaymentOf(h, { returnUrl: RETURN });
     await handOff(h, p.paymentRef, APPROVED);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, p.code).status).toBe("expired");
-    expect(linkOf(h, p.linkId).status).toBe("failed");
+    expect((await paymentRow(h, p.code)).status).toBe("expired");
+    expect((await linkOf(h, p.linkId)).status).toBe("failed");
   });
 
   it("no second attempt while the link is initiated: another payment of the link is refused 409, not counted", async () => {
     h = await harness();
     const first = await linkPaymentOf(h, { returnUrl: RETURN });
     await handOff(h, first.paymentRef, APPROVED);
-    const partner = h.store.q.partners.get("ptn_test")!;
-    const other = await h.store.write((tx) =>
-      createLinkPayment(
-        tx,
-        h.deps,
-        {
-          partner,
-          linkId: first.linkId!,
-          terminalId: "T-1",
-          n: tx.links.nextAttemptSeq(first.linkId!),
-          amount: 10_000,
-          principal: 10_000,
-          installment: 1,
-          description: null,
-          returnUrl: RETURN,
-        },
-        h.clock.nowMs(),
-      ),
+    const partner = (await h.store.q.partners.get("ptn_test"))!;
+    const other = await h.store.write(
+      async (tx) =>
+        await createLinkPayment(
+          tx,
+          h.deps,
+          {
+            partner,
+            linkId: first.linkId!,
+            terminalId: "T-1",
+            n: await tx.links.nextAttemptSeq(first.linkId!),
+            amount: 10_000,
+            principal: 10_000,
+            installment: 1,
+            description: null,
+            returnUrl: RETURN,
+          },
+          h.clock.nowMs(),
+        ),
     );
     const r = await handOff(h, other.paymentRef, APPROVED);
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([409, "payment_prepare_already_started"]);
-    expect(paymentRow(h, other.code)).toMatchObject({ status: "initiated", attemptsCounted: 0, threeDStarted: false });
+    expect(await paymentRow(h, other.code)).toMatchObject({ status: "initiated", attemptsCounted: 0, threeDStarted: false });
   });
 
   it("a cancelled link's payment cannot start 3D (409)", async () => {

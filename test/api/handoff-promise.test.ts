@@ -95,8 +95,8 @@ function drawCase(seed: number): Case {
 }
 
 async function install(h: Harness, c: Case): Promise<void> {
-  await h.store.write((tx) => {
-    tx.catalog.upsertConnection({
+  await h.store.write(async (tx) => {
+    await tx.catalog.upsertConnection({
       id: c.terminal.connectionId,
       pspId: "psp-1",
       bank: "sim",
@@ -110,8 +110,8 @@ async function install(h: Harness, c: Case): Promise<void> {
       windowMinutes: null,
       windowMax: null,
     });
-    tx.catalog.upsertTerminal(c.terminal);
-    if (c.bin) tx.catalog.upsertBin(c.bin);
+    await tx.catalog.upsertTerminal(c.terminal);
+    if (c.bin) await tx.catalog.upsertBin(c.bin);
   });
   h.store.db.prepare("UPDATE partners SET installment_cap = ? WHERE id = 'ptn_test'").run(c.installmentCap);
 }
@@ -162,7 +162,7 @@ describe("interface 4.8 the promise: listed options are accepted and charged as 
       });
       expect(api.status, `seed ${seed}: create x${o.installmentCount}`).toBe(201);
       expect(await charge(h, api.json.paymentRef, pan), `seed ${seed}: charge x${o.installmentCount}`).toBe("captured");
-      const row = paymentRow(h, api.json.paymentCode);
+      const row = await paymentRow(h, api.json.paymentCode);
       expect([row.appliedRateBps, row.appliedFixedFee]).toEqual([o.rateBps, o.fixedFee]);
       if (c.terminal.commissionBasis === "gross" || o.totalAmount === c.baseAmount) expect(row.commissionAmount).toBe(o.commissionAmount);
       // Through a link the principal is the base amount, so the listed commission holds on net too.
@@ -174,7 +174,7 @@ describe("interface 4.8 the promise: listed options are accepted and charged as 
         returnUrl: "https://shop.example/l",
       });
       expect(await charge(h, viaLink.paymentRef, pan)).toBe("captured");
-      expect(paymentRow(h, viaLink.code)).toMatchObject({
+      expect(await paymentRow(h, viaLink.code)).toMatchObject({
         appliedRateBps: o.rateBps,
         appliedFixedFee: o.fixedFee,
         commissionAmount: o.commissionAmount,

@@ -57,13 +57,13 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
     const c = await createPayment(h);
     for (let i = 0; i < 3; i++)
       expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: "payment_declined" });
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 429, code: "card_attempt_limit_exceeded" });
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("failed");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("failed");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
     // The ref stays unusable, and a repeat queues nothing new.
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 429, code: "card_attempt_limit_exceeded" });
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
   });
 
   it("virtual_pos_inactive 422: in-flight payments unaffected, not counted", async () => {
@@ -81,7 +81,7 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
     const c = await createPayment(h);
     for (let i = 0; i < 4; i++)
       expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "psp_inactive" });
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
     setActive(h, "psps", true);
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);
   });
@@ -93,14 +93,14 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
     expect(refusal(r)).toEqual({ status: 422, code: null });
     expect(r.page!.body).not.toContain("virtual_pos_card_type_not_supported");
     expect(pageTraceId(r.page!.body)).toBe(r.page!.headers.get("x-trace-id"));
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 1 });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 1 });
   });
 
   it("payment_declined 422: payment stays initiated; counted; another card on the same payment works", async () => {
     h = await harness();
     const c = await createPayment(h);
     expect(refusal(await handOff(h, c.json.paymentRef, DECLINED))).toEqual({ status: 422, code: "payment_declined" });
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 1, threeDStarted: false });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 1, threeDStarted: false });
     const acs = await handOff(h, c.json.paymentRef, APPROVED);
     expect((await answerAcs(h, acs)).leftTo).toContain("status=captured");
   });
@@ -112,8 +112,8 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     const c = await createPayment(h);
     const done = await answerAcs(h, await handOff(h, c.json.paymentRef, APPROVED));
     expect(done.leftTo).toBe(`${RETURN_URL}?paymentCode=${c.json.paymentCode}&status=captured`);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
   });
 
   it.each([
@@ -126,16 +126,16 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     const c = await createPayment(h);
     const done = await answerAcs(h, await handOff(h, c.json.paymentRef, pan), otp, button);
     expect(done.leftTo).toBe(`${RETURN_URL}?paymentCode=${c.json.paymentCode}&status=failed`);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("failed");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("failed");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.failed"]);
   });
 
   it("initiated -> expired: 3D window elapsed, webhook payment.expired", async () => {
     h = await harness();
     const c = await createPayment(h);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
   });
 
   it("initiated -> failed: allowance exhausted, card_attempt_limit_exceeded, paymentRef unusable", async () => {
@@ -143,7 +143,7 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     const c = await createPayment(h);
     await handOff(h, c.json.paymentRef, DECLINED);
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 429, code: "card_attempt_limit_exceeded" });
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("failed");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("failed");
   });
 
   it("initiated -> initiated: payment_declined counts against the allowance", async () => {
@@ -151,8 +151,8 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     const c = await createPayment(h);
     await handOff(h, c.json.paymentRef, DECLINED);
     await handOff(h, c.json.paymentRef, DECLINED);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 2 });
-    expect(eventsOf(h, c.json.paymentCode)).toEqual([]);
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 2 });
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual([]);
   });
 
   it("initiated -> initiated: virtual_pos_card_type_not_supported counts against the allowance", async () => {
@@ -161,7 +161,7 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     await handOff(h, c.json.paymentRef, DEBIT);
     await handOff(h, c.json.paymentRef, FOREIGN);
     await handOff(h, c.json.paymentRef, FOREIGN);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 3 });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 3 });
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED)).code).toBe("card_attempt_limit_exceeded");
   });
 
@@ -175,7 +175,7 @@ describe("interface 3.2 payment transitions at the handoff, one row each", () =>
     await createPayment(h, { amount: 5_000 });
     await tightenConnection(h, tightened);
     for (let i = 0; i < 5; i++) expect(refusal(await handOff(h, c.json.paymentRef, APPROVED)).status).toBe(422);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0, threeDStarted: false });
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0, threeDStarted: false });
   });
 });
 

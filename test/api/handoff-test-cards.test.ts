@@ -70,7 +70,7 @@ describe("product 6 test cards end to end through the form-following client (no 
     h = await harness({ seed: TEST_CARDS_SEED });
     const { code, acs, done } = await journey(h, s);
     for (const v of [...acs.trail, ...(done?.trail ?? [])]) expectStrictPage(v);
-    const row = paymentRow(h, code);
+    const row = await paymentRow(h, code);
     if (s.ending.kind === "refused") {
       expect(done).toBeNull();
       expect([acs.page?.status, pageCode(acs.page!.body)]).toEqual([s.ending.status, s.ending.code]);
@@ -87,7 +87,7 @@ describe("product 6 test cards end to end through the form-following client (no 
     const status = s.ending.kind === "captured" ? "captured" : "failed";
     expect(done?.leftTo).toBe(`${RETURN_URL}?paymentCode=${code}&status=${status}`);
     expect(row.status).toBe(status);
-    expect(eventsOf(h, code)).toEqual([`payment.${status}`]);
+    expect(await eventsOf(h, code)).toEqual([`payment.${status}`]);
     if (s.ending.kind === "captured") {
       expect(row).toMatchObject({
         cardFamily: s.ending.family,

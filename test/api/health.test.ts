@@ -28,7 +28,7 @@ describe("product 19 health endpoints", () => {
     const r = await h.get("/readyz", { key: null });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok" });
-    expect(h.store.q.meta.get("health.probe")).toBeDefined();
+    expect(await h.store.q.meta.get("health.probe")).toBeDefined();
   });
 
   it("GET /readyz is 503 naming timers when the timer loop never ran", async () => {

@@ -33,7 +33,7 @@ function csv(name: string, lines: string[]): string {
 async function binsIn(db: string, bin: string) {
   const store = await openStore(db);
   try {
-    return { count: store.q.catalog.binCount(), row: store.q.catalog.bin(bin) ?? null };
+    return { count: await store.q.catalog.binCount(), row: (await store.q.catalog.bin(bin)) ?? null };
   } finally {
     await store.close();
   }
@@ -52,8 +52,8 @@ describe("product 14 kasa bins import FILE.csv", () => {
     ]);
     expect(await runJson(binsCommand, ["import", file, "--db", db])).toEqual({ file, imported: 3 });
     const store = await openStore(db);
-    expect(store.q.catalog.binCount()).toBe(3);
-    expect(store.q.catalog.bin("40000033")).toEqual({
+    expect(await store.q.catalog.binCount()).toBe(3);
+    expect(await store.q.catalog.bin("40000033")).toEqual({
       bin: "40000033",
       brand: null,
       family: "debit",
@@ -73,8 +73,8 @@ describe("product 14 kasa bins import FILE.csv", () => {
     ]);
     await runJson(binsCommand, ["import", csv("b.csv", [HEADER, "40000011,bonus,credit,Demo Bank A,false"]), "--db", db]);
     const store = await openStore(db);
-    expect(store.q.catalog.binCount()).toBe(2);
-    expect(store.q.catalog.bin("40000011")?.installments).toBe(false);
+    expect(await store.q.catalog.binCount()).toBe(2);
+    expect((await store.q.catalog.bin("40000011"))?.installments).toBe(false);
     await store.close();
   });
 

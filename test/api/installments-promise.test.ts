@@ -57,7 +57,7 @@ let h: Harness;
 let partner: PartnerRow;
 beforeAll(async () => {
   h = await harness({ seed: SEED });
-  partner = h.store.q.partners.get("ptn_test")!;
+  partner = (await h.store.q.partners.get("ptn_test"))!;
 });
 afterAll(async () => h.close());
 
@@ -72,7 +72,7 @@ describe("interface 4.8 promise: listed exactly when chargeable, at the same rat
           continue;
         }
         expect(r.status, `${terminalId} ${bin}`).toBe(200);
-        const resolved = resolveCardForTerminal(h.store.q, terminalId, partner, bin);
+        const resolved = await resolveCardForTerminal(h.store.q, terminalId, partner, bin);
         const share = { baseAmount: request.baseAmount ?? null, shareBps: request.customerCommissionShareBps ?? null };
         for (let count = 0; count <= 13; count += 1) {
           const listed = r.json.options.find((o: { installmentCount: number }) => o.installmentCount === count);
@@ -87,7 +87,7 @@ describe("interface 4.8 promise: listed exactly when chargeable, at the same rat
   it("the effective set respects the partner cap: no count above 9 is listed or chargeable", async () => {
     const r = await h.post("/v1/installment-options", { bin: "40000011", terminalId: "T-1" });
     expect(r.json.options.map((o: { installmentCount: number }) => o.installmentCount)).toEqual([1, 2, 3, 6, 9]);
-    const resolved = resolveCardForTerminal(h.store.q, "T-1", partner, "40000011");
+    const resolved = await resolveCardForTerminal(h.store.q, "T-1", partner, "40000011");
     expect(isChargeable(resolved.pricing, resolved.card, 12)).toEqual({ outcome: "rejected", code: "installment_not_allowed", reason: 2 });
   });
 

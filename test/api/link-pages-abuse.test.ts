@@ -41,16 +41,17 @@ describe("product 23 / issue 15 item 1: a link accepts at most 10 card attempts 
     expect(bank.n).toBe(10);
     // Ten attempts: three declines per payment, the fourth post fails an exhausted payment (no bank call), then a new payment.
     expect(answers.slice(13)).toEqual([429, 429, 429]);
-    const attempts = paymentsOfLink(h, link.id).reduce((sum, p) => sum + h.store.q.attempts.byPayment(p.code).length, 0);
+    let attempts = 0;
+    for (const p of await paymentsOfLink(h, link.id)) attempts += (await h.store.q.attempts.byPayment(p.code)).length;
     expect(attempts).toBe(10);
     // A live card now changes nothing either: still 429, no bank call, no new payment.
-    const payments = paymentsOfLink(h, link.id).length;
+    const payments = (await paymentsOfLink(h, link.id)).length;
     const live = await postFrom(h, "192.168.7.2", `/l/${link.token}/pay`, { ...cardFields(CARDS.bonus), installment: "1" });
     expect(live.status).toBe(429);
     expect(live.text).toContain("card_attempt_limit_exceeded");
     expect(live.text).not.toContain(CARDS.bonus);
     expect(bank.n).toBe(10);
-    expect(paymentsOfLink(h, link.id)).toHaveLength(payments);
+    expect(await paymentsOfLink(h, link.id)).toHaveLength(payments);
     expect((await linkJson(h, link.id)).status).toBe("failed");
   });
 
@@ -71,30 +72,31 @@ describe("product 23 / issue 15 item 1: a link accepts at most 10 card attempts 
     const eleventh = await payOnePage(h, link.token, CARDS.bonus, 1);
     expect(eleventh.page?.status).toBe(429);
     // A payment of the link made behind the pages' back (as a tab that raced them would hold one).
-    const partner = h.store.q.partners.get("ptn_test")!;
-    const stray = await h.store.write((tx) =>
-      createLinkPayment(
-        tx,
-        h.deps,
-        {
-          partner,
-          linkId: link.id,
-          terminalId: "T-1",
-          n: tx.links.nextAttemptSeq(link.id),
-          amount: 123_456,
-          principal: 123_456,
-          installment: 1,
-          description: null,
-          returnUrl: pageUrl(link.token, "/result"),
-        },
-        h.clock.nowMs(),
-      ),
+    const partner = (await h.store.q.partners.get("ptn_test"))!;
+    const stray = await h.store.write(
+      async (tx) =>
+        await createLinkPayment(
+          tx,
+          h.deps,
+          {
+            partner,
+            linkId: link.id,
+            terminalId: "T-1",
+            n: await tx.links.nextAttemptSeq(link.id),
+            amount: 123_456,
+            principal: 123_456,
+            installment: 1,
+            description: null,
+            returnUrl: pageUrl(link.token, "/result"),
+          },
+          h.clock.nowMs(),
+        ),
     );
     const relay = await postFrom(h, "192.168.7.3", "/handoff", { paymentRef: stray.paymentRef, ...cardFields(CARDS.bonus) });
     expect(relay.status).toBe(429);
     expect(relay.text).toContain("card_attempt_limit_exceeded");
     expect(bank.n).toBe(0);
-    expect(h.store.q.payments.get(stray.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
+    expect(await h.store.q.payments.get(stray.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
   });
 });
 
@@ -109,24 +111,25 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
         )
         .run(`att_old${i}`, earlier.code);
     }
-    const partner = h.store.q.partners.get("ptn_test")!;
-    return h.store.write((tx) =>
-      createLinkPayment(
-        tx,
-        h.deps,
-        {
-          partner,
-          linkId: earlier.linkId!,
-          terminalId: "T-1",
-          n: tx.links.nextAttemptSeq(earlier.linkId!),
-          amount: 10_000,
-          principal: 10_000,
-          installment: 1,
-          description: null,
-          returnUrl: earlier.returnUrl!,
-        },
-        h.clock.nowMs(),
-      ),
+    const partner = (await h.store.q.partners.get("ptn_test"))!;
+    return h.store.write(
+      async (tx) =>
+        await createLinkPayment(
+          tx,
+          h.deps,
+          {
+            partner,
+            linkId: earlier.linkId!,
+            terminalId: "T-1",
+            n: await tx.links.nextAttemptSeq(earlier.linkId!),
+            amount: 10_000,
+            principal: 10_000,
+            installment: 1,
+            description: null,
+            returnUrl: earlier.returnUrl!,
+          },
+          h.clock.nowMs(),
+        ),
     );
   }
 
@@ -136,7 +139,7 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
     h.store.db.prepare("UPDATE connections SET active = 0").run();
     const r = await handOff(h, payment.paymentRef, CARDS.bonus);
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([429, "card_attempt_limit_exceeded"]);
-    expect(h.store.q.payments.get(payment.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
+    expect(await h.store.q.payments.get(payment.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
   });
 
   it("with nine attempts the tenth passes 4b and meets check 6", async () => {
@@ -162,7 +165,7 @@ describe("product 23 / issue 15 items 1, 4: buyer-facing pages draw on pages.ip,
     const pay = await postFrom(h, A, `/l/${link.token}/pay`, { ...cardFields(CARDS.bonus), installment: "1" });
     expect(pay.status).toBe(429);
     expect(bank.n).toBe(0);
-    expect(paymentsOfLink(h, link.id)).toEqual([]);
+    expect(await paymentsOfLink(h, link.id)).toEqual([]);
     for (const path of [`/l/${link.token}/installments`, `/l/${link.token}/card`, "/handoff", "/sim-bank/acs"]) {
       expect([path, (await postFrom(h, A, path, { bin: "40000011", installment: "1" })).status]).toEqual([path, 429]);
     }

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { decodeEntities, formClient, type HtmlForm, type Outcome, type Visit } from "../../src/http/sandbox/form-client";
 import type { Harness } from "../support/harness";
+import type { PaymentRow } from "../../src/store/payments-sql";
 
 // Shared steps of the hosted link page tests (not a test file itself): a buyer's browser without
 // JavaScript, driven through the pages by the form-following client.
@@ -90,17 +91,17 @@ export async function answerAcs(h: Harness, acs: Outcome, otp = OTP, button = "c
   return linkClient(h).submit(form, { otp }, button);
 }
 
-export const paymentsOfLink = (h: Harness, linkId: string) =>
-  h.store.db
-    .prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code")
-    .all<{ code: string }>(linkId)
-    .map((r) => h.store.q.payments.get(r.code)!);
+/** The link's payments, oldest first. */
+export async function paymentsOfLink(h: Harness, linkId: string): Promise<PaymentRow[]> {
+  const rows: PaymentRow[] = [];
+  for (const code of await h.store.q.linkCheckout.paymentCodes(linkId)) rows.push((await h.store.q.payments.get(code))!);
+  return rows;
+}
 
 /** Event types queued for a link (payment_link.*) and its payments (payment.*), oldest first. */
-export function eventsOfLink(h: Harness, linkId: string): string[] {
-  const codes = new Set(paymentsOfLink(h, linkId).map((p) => p.code));
-  return h.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 10_000 })
+export async function eventsOfLink(h: Harness, linkId: string): Promise<string[]> {
+  const codes = new Set((await paymentsOfLink(h, linkId)).map((p) => p.code));
+  return (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
     .map((d) => JSON.parse(d.body) as { type: string; paymentCode?: string; paymentLinkId?: string })
     .filter((b) => b.paymentLinkId === linkId || (b.paymentCode !== undefined && codes.has(b.paymentCode)))
     .reverse()

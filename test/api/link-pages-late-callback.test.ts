@@ -46,9 +46,9 @@ describe("product 23 / issue 15 item 2: a link payment captures only while its l
       expect(done.leftTo).toBeNull();
       expect(done.page?.status).toBe(code);
       expect(textOf(done.page)).toContain(words);
-      expect(paymentsOfLink(h, link.id).map((p) => p.status)).toEqual(["failed"]);
+      expect((await paymentsOfLink(h, link.id)).map((p) => p.status)).toEqual(["failed"]);
       expect((await linkJson(h, link.id)).status).toBe(status);
-      const events = eventsOfLink(h, link.id);
+      const events = await eventsOfLink(h, link.id);
       expect(events).toContain("payment.failed");
       expect(events).not.toContain("payment.captured");
       expect(events).not.toContain("payment_link.completed");
@@ -63,9 +63,9 @@ describe("product 23 / issue 15 item 2: a link payment captures only while its l
     const done = await answerAcs(h, acs);
     expect(captures.n).toBe(1);
     expect(done.page?.status).toBe(410);
-    const [payment] = paymentsOfLink(h, link.id);
+    const [payment] = await paymentsOfLink(h, link.id);
     expect(payment).toMatchObject({ status: "failed", capturedAtMs: null });
-    const events = eventsOfLink(h, link.id);
+    const events = await eventsOfLink(h, link.id);
     expect(events).toContain("payment.failed");
     expect(events).not.toContain("payment.captured");
     expect(h.log.lines.some((line) => line.startsWith("warn") && line.includes(payment!.code) && line.includes("bankReference"))).toBe(

@@ -46,7 +46,7 @@ describe("product 7 paying through a link: the link and payment records agree wi
 
     const api = await linkJson(h, link.id);
     expect(api).toMatchObject({ status: "completed", firstOpenedAt: new Date(T0).toISOString() });
-    const [payment] = paymentsOfLink(h, link.id);
+    const [payment] = await paymentsOfLink(h, link.id);
     expect(payment).toMatchObject({
       status: "captured",
       channel: "link",
@@ -59,7 +59,7 @@ describe("product 7 paying through a link: the link and payment records agree wi
     });
     const record = await h.get(`/v1/payments/${payment!.code}`);
     expect(record.json).toMatchObject({ status: "captured", amount: total, installmentCount: 3, partnerTxCode: `PL-${link.id}-1` });
-    expect(eventsOfLink(h, link.id).sort()).toEqual(["payment.captured", "payment_link.completed"]);
+    expect((await eventsOfLink(h, link.id)).sort()).toEqual(["payment.captured", "payment_link.completed"]);
     // Interface 3.1: completed is terminal, its page is 200 and offers nothing to pay.
     const after = await openPage(h, link.token);
     expect([after.page?.status, after.page?.forms.length]).toEqual([200, 0]);
@@ -79,7 +79,7 @@ describe("product 7 paying through a link: the link and payment records agree wi
     expect(text).toContain("Ödemeniz alındı");
     expect(text).toContain("6 taksit");
     expect(text).toContain("400000******0006");
-    expect(paymentsOfLink(h, link.id)[0]).toMatchObject({ status: "captured", amount: total, installment: 6 });
+    expect((await paymentsOfLink(h, link.id))[0]).toMatchObject({ status: "captured", amount: total, installment: 6 });
     expect((await linkJson(h, link.id)).status).toBe("completed");
   });
 
@@ -88,7 +88,12 @@ describe("product 7 paying through a link: the link and payment records agree wi
     const link = await createLink(h, { terminalId: "T-NET", amount: 10_000, customerCommissionShareBps: 10_000 });
     const total = await quotedTotal(link.token, CARDS.bonus, 3);
     await answerAcs(h, await payInSteps(h, link.token, CARDS.bonus, 3));
-    expect(paymentsOfLink(h, link.id)[0]).toMatchObject({ status: "captured", amount: total, principal: 10_000, commissionAmount: 480 });
+    expect((await paymentsOfLink(h, link.id))[0]).toMatchObject({
+      status: "captured",
+      amount: total,
+      principal: 10_000,
+      commissionAmount: 480,
+    });
   });
 });
 
@@ -103,18 +108,18 @@ describe("interface 3.1 failed attempts re-open the link", () => {
     const failed = await answerAcs(h, await payInSteps(h, link.token, pan, count), otp);
     expect(failed.leftTo).toBe(`${REDIRECT_URL}/payment/failure`);
     expect((await linkJson(h, link.id)).status).toBe("failed");
-    expect(paymentsOfLink(h, link.id).map((p) => p.status)).toEqual(["failed"]);
+    expect((await paymentsOfLink(h, link.id)).map((p) => p.status)).toEqual(["failed"]);
     // The link is payable again: its page offers the forms.
     expect((await openPage(h, link.token)).page?.forms.map((f) => f.id)).toEqual(["bin-form", "pay-form"]);
     const ok = await answerAcs(h, await payInSteps(h, link.token, CARDS.bonus, 3));
     expect(ok.leftTo).toBe(`${REDIRECT_URL}/payment/success`);
     expect((await linkJson(h, link.id)).status).toBe("completed");
-    const payments = paymentsOfLink(h, link.id);
+    const payments = await paymentsOfLink(h, link.id);
     expect(payments.map((p) => [p.status, p.partnerTxCode])).toEqual([
       ["failed", `PL-${link.id}-1`],
       ["captured", `PL-${link.id}-2`],
     ]);
-    expect(eventsOfLink(h, link.id).sort()).toEqual(["payment.captured", "payment.failed", "payment_link.completed"]);
+    expect((await eventsOfLink(h, link.id)).sort()).toEqual(["payment.captured", "payment.failed", "payment_link.completed"]);
   });
 
   it("without redirectUrl the failure is a hosted page that leads back to the link", async () => {
@@ -133,10 +138,10 @@ describe("interface 3.1 failed attempts re-open the link", () => {
     const declined = await payInSteps(h, link.token, CARDS.declinedAt3d, 1);
     expect(declined.leftTo).toBe(`${REDIRECT_URL}/payment/failure`);
     expect((await linkJson(h, link.id)).status).toBe("failed");
-    expect(paymentsOfLink(h, link.id)).toMatchObject([{ status: "initiated", attemptsCounted: 1, threeDStarted: false }]);
+    expect(await paymentsOfLink(h, link.id)).toMatchObject([{ status: "initiated", attemptsCounted: 1, threeDStarted: false }]);
     const ok = await answerAcs(h, await payInSteps(h, link.token, CARDS.bonus, 1));
     expect(ok.leftTo).toBe(`${REDIRECT_URL}/payment/success`);
-    expect(paymentsOfLink(h, link.id)).toMatchObject([{ status: "captured", attemptsCounted: 1, partnerTxCode: `PL-${link.id}-1` }]);
+    expect(await paymentsOfLink(h, link.id)).toMatchObject([{ status: "captured", attemptsCounted: 1, partnerTxCode: `PL-${link.id}-1` }]);
   });
 
   it("declined at 3D start without redirectUrl: 422 page with payment_declined; another option supersedes that payment", async () => {
@@ -147,7 +152,7 @@ describe("interface 3.1 failed attempts re-open the link", () => {
     expect(textOf(declined.page)).toContain("payment_declined");
     expect(declined.page!.body).not.toContain(CARDS.declinedAt3d);
     await answerAcs(h, await payInSteps(h, link.token, CARDS.bonus, 3));
-    expect(paymentsOfLink(h, link.id).map((p) => [p.status, p.installment])).toEqual([
+    expect((await paymentsOfLink(h, link.id)).map((p) => [p.status, p.installment])).toEqual([
       ["failed", 1],
       ["captured", 3],
     ]);
@@ -167,7 +172,7 @@ describe("interface 3.1 one attempt at a time while initiated", () => {
     const second = await linkClient(h).post(pageUrl(link.token, "/pay"), { ...cardFields(CARDS.world), installment: "1" });
     expect(second.page?.status).toBe(409);
     expect(textOf(second.page)).toContain("Ödeme işlemi sürüyor");
-    expect(paymentsOfLink(h, link.id)).toHaveLength(1);
+    expect(await paymentsOfLink(h, link.id)).toHaveLength(1);
     expect((await answerAcs(h, acs)).leftTo).toBe(`${REDIRECT_URL}/payment/success`);
   });
 
@@ -182,23 +187,23 @@ describe("interface 3.1 one attempt at a time while initiated", () => {
     expect(outcomes.filter((o) => o.page?.status === 409)).toHaveLength(2);
     expect((await answerAcs(h, atAcs[0]!)).page?.status).toBe(200);
     expect((await linkJson(h, link.id)).status).toBe("completed");
-    expect(paymentsOfLink(h, link.id).filter((p) => p.status === "captured")).toHaveLength(1);
+    expect((await paymentsOfLink(h, link.id)).filter((p) => p.status === "captured")).toHaveLength(1);
   });
 
   it("a payment of the link that never reached 3D failing meanwhile does not free the link its attempt holds", async () => {
     h = await harness();
     const link = await createLink(h);
     const acs = await payOnePage(h, link.token, CARDS.bonus, 1);
-    const partner = h.store.q.partners.get("ptn_test")!;
-    await h.store.write((tx) => {
-      const stray = createLinkPayment(
+    const partner = (await h.store.q.partners.get("ptn_test"))!;
+    await h.store.write(async (tx) => {
+      const stray = await createLinkPayment(
         tx,
         h.deps,
         {
           partner,
           linkId: link.id,
           terminalId: "T-1",
-          n: tx.links.nextAttemptSeq(link.id),
+          n: await tx.links.nextAttemptSeq(link.id),
           amount: 125_000,
           principal: 123_456,
           installment: 1,
@@ -207,7 +212,7 @@ describe("interface 3.1 one attempt at a time while initiated", () => {
         },
         h.clock.nowMs(),
       );
-      failPayment(tx, h.deps, stray, h.clock.nowMs());
+      await failPayment(tx, h.deps, stray, h.clock.nowMs());
     });
     expect((await linkJson(h, link.id)).status).toBe("initiated");
     expect((await answerAcs(h, acs)).page?.status).toBe(200);
@@ -244,7 +249,7 @@ describe("product 6 / 7 the pay step refuses before any payment", () => {
     expect(textOf(r.page)).toContain(words);
     expect(r.page!.body).not.toContain(fields.pan);
     expect(r.page!.body).not.toContain(`"${fields.cv2}"`);
-    expect(paymentsOfLink(h, link.id)).toEqual([]);
+    expect(await paymentsOfLink(h, link.id)).toEqual([]);
     expect((await linkJson(h, link.id)).status).toBe("launched");
   });
 
@@ -254,7 +259,7 @@ describe("product 6 / 7 the pay step refuses before any payment", () => {
     const r = await linkClient(h).post(pageUrl(link.token, "/pay"), { ...cardFields(CARDS.foreign), installment: "1" });
     expect(r.page?.status).toBe(422);
     expect(textOf(r.page)).not.toContain("Hata kodu");
-    expect(paymentsOfLink(h, link.id)).toEqual([]);
+    expect(await paymentsOfLink(h, link.id)).toEqual([]);
   });
 
   it("partner not accepting payments: 403 partner_not_active, no payment", async () => {
@@ -263,7 +268,7 @@ describe("product 6 / 7 the pay step refuses before any payment", () => {
     h.store.db.prepare("UPDATE partners SET status = 'suspended' WHERE id = 'ptn_test'").run();
     const r = await linkClient(h).post(pageUrl(link.token, "/pay"), { ...cardFields(CARDS.bonus), installment: "1" });
     expect([r.page?.status, textOf(r.page).includes("partner_not_active")]).toEqual([403, true]);
-    expect(paymentsOfLink(h, link.id)).toEqual([]);
+    expect(await paymentsOfLink(h, link.id)).toEqual([]);
   });
 });
 

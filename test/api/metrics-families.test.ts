@@ -37,8 +37,8 @@ describe("product 19: the rest of the metric families", () => {
   it("a unit that rolls back counts nothing", async () => {
     h = await estHarness();
     await h.store
-      .write((tx) => {
-        tx.payments.insert({
+      .write(async (tx) => {
+        await tx.payments.insert({
           code: "pay_rollback0000000001",
           partnerId: "ptn_test",
           terminalId: "T-1",

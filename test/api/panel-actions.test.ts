@@ -10,7 +10,7 @@ import { capturedPayment, createPayment, pay } from "./payments-flow";
 let h: Harness;
 afterEach(async () => h?.close());
 
-const audit = () => h.store.q.panelAudit.page("ptn_test", null, 100);
+const audit = async () => await h.store.q.panelAudit.page("ptn_test", null, 100);
 
 async function as(role: "viewer" | "staff" | "admin", email = `${role}@shop.example`) {
   await addPanelUser(h, email, role);
@@ -89,15 +89,15 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     const created = await createPayment(h, { terminalId: "T-OTHER" }, OTHER_KEY);
     const theirs = created.json.paymentCode as string;
     await pay(h, created.json.paymentRef, "4000001100000009");
-    expect(h.store.q.payments.get(theirs)?.partnerId).toBe("ptn_other");
+    expect((await h.store.q.payments.get(theirs))?.partnerId).toBe("ptn_other");
     const c = await as("staff");
     const view = await c.get(`/panel/payments/${theirs}`);
     expect(view.status).toBe(404);
     expect(codeOf(view.text)).toBe("payment_not_found");
     const refund = await c.act(`/panel/payments/${theirs}/refunds`, { partnerRefundCode: "x-1", amount: "" });
     expect(refund.status).toBe(404);
-    expect(h.store.q.operator.refundsOfPayment(theirs)).toEqual([]);
-    expect(audit()[0]).toMatchObject({ action: "refund", target: theirs, outcome: "payment_not_found" });
+    expect(await h.store.q.operator.refundsOfPayment(theirs)).toEqual([]);
+    expect((await audit())[0]).toMatchObject({ action: "refund", target: theirs, outcome: "payment_not_found" });
   });
 
   it("a viewer trying a refund is a 403 page, nothing changes, and it is audited", async () => {
@@ -107,8 +107,8 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     const r = await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: "v-1", amount: "" });
     expect(r.status).toBe(403);
     expect(codeOf(r.text)).toBe("forbidden");
-    expect(h.store.q.operator.refundsOfPayment(code)).toEqual([]);
-    expect(audit()[0]).toMatchObject({ action: "refund", outcome: "forbidden", email: "viewer@shop.example" });
+    expect(await h.store.q.operator.refundsOfPayment(code)).toEqual([]);
+    expect((await audit())[0]).toMatchObject({ action: "refund", outcome: "forbidden", email: "viewer@shop.example" });
   });
 
   it("a refund above the remainder is the API's 422 with its code; a full refund goes through", async () => {
@@ -118,11 +118,11 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     const above = await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: "s-1", amount: "100,01" });
     expect(above.status).toBe(422);
     expect(codeOf(above.text)).toBe("refund_amount_exceeds_remaining");
-    expect(h.store.q.operator.refundsOfPayment(code)).toEqual([]);
+    expect(await h.store.q.operator.refundsOfPayment(code)).toEqual([]);
     const all = await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: "s-2", amount: "" });
     expect(all.status).toBe(303);
-    expect(h.store.q.operator.refundsOfPayment(code).map((r) => [r.method, r.status])).toEqual([["void", "approved"]]);
-    expect(audit()[0]).toMatchObject({ action: "refund", target: code, outcome: "ok" });
+    expect((await h.store.q.operator.refundsOfPayment(code)).map((r) => [r.method, r.status])).toEqual([["void", "approved"]]);
+    expect((await audit())[0]).toMatchObject({ action: "refund", target: code, outcome: "ok" });
   });
 
   it("the refund form's code makes a double submit refund once (409 refund_in_progress)", async () => {
@@ -134,7 +134,7 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     expect((await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: refundCode, amount: "" })).status).toBe(303);
     const twice = await c.act(`/panel/payments/${code}/refunds`, { partnerRefundCode: refundCode, amount: "" });
     expect([twice.status, codeOf(twice.text)]).toEqual([409, "refund_in_progress"]);
-    expect(h.store.q.operator.refundsOfPayment(code)).toHaveLength(1);
+    expect(await h.store.q.operator.refundsOfPayment(code)).toHaveLength(1);
   });
 
   it("a refund amount that is not money is a 400 page naming the field", async () => {
@@ -163,7 +163,7 @@ describe("product 18 panel admin actions", () => {
 
   it("another partner's key id is 404 and stays valid; staff cannot issue keys", async () => {
     h = await harness();
-    const other = h.store.q.apiKeys.list("ptn_other")[0]!.id;
+    const other = (await h.store.q.apiKeys.list("ptn_other"))[0]!.id;
     const admin = await as("admin");
     const r = await admin.act(`/panel/keys/${other}/revoke`);
     expect(r.status).toBe(404);
@@ -183,11 +183,7 @@ describe("product 18 panel admin actions", () => {
     expect((await c.act("/panel/agreements/DPA/2/accept")).status).toBe(303);
     expect((await h.get("/v1/payment-acceptance")).json.acceptingPayments).toBe(true);
     expect((await c.get("/panel/acceptance")).text).toContain("Hesap ödeme kabul ediyor.");
-    expect(
-      audit()
-        .slice(0, 2)
-        .map((a) => [a.action, a.outcome]),
-    ).toEqual([
+    expect((await audit()).slice(0, 2).map((a) => [a.action, a.outcome])).toEqual([
       ["agreement.accept", "ok"],
       ["agreement.accept", "forbidden"],
     ]);
@@ -203,13 +199,13 @@ describe("product 18 panel admin actions", () => {
   it("users: an admin adds one (one-time password shown) and disables another partner's user only as 404", async () => {
     h = await harness();
     await addPanelUser(h, "them@other.example", "admin", "ptn_other");
-    const theirs = h.store.q.panelUsers.byEmail("them@other.example")!.id;
+    const theirs = (await h.store.q.panelUsers.byEmail("them@other.example"))!.id;
     const c = await as("admin");
     const added = await c.act("/panel/users", { email: "new@shop.example", role: "staff" });
     expect(added.status).toBe(201);
-    expect(h.store.q.panelUsers.byEmail("new@shop.example")?.partnerId).toBe("ptn_test");
+    expect((await h.store.q.panelUsers.byEmail("new@shop.example"))?.partnerId).toBe("ptn_test");
     expect((await c.act(`/panel/users/${theirs}/disable`)).status).toBe(404);
-    expect(h.store.q.panelUsers.get(theirs)?.status).toBe("active");
+    expect((await h.store.q.panelUsers.get(theirs))?.status).toBe("active");
     const log = await c.get("/panel/audit");
     expect(log.text).toContain("user.add");
     expect(log.text).not.toContain("them@other.example");

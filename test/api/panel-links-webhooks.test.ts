@@ -84,13 +84,13 @@ describe("product 18 panel webhooks: resend and send-test reach the receiver, co
     receiver.script({ status: 410 });
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
-    expect(h.store.q.webhooks.get(id)?.status).toBe("failed");
+    expect((await h.store.q.webhooks.get(id))?.status).toBe("failed");
     const c = await as(h, "admin");
     expect((await c.get(`/panel/webhooks/${id}`)).text).toContain("HTTP 410");
     const resent = await c.act(`/panel/webhooks/${id}/resend`);
     expect(resent.status).toBe(303);
     await h.deps.timers.runDue();
-    expect(h.store.q.webhooks.get(id)?.status).toBe("delivered");
+    expect((await h.store.q.webhooks.get(id))?.status).toBe("delivered");
     const test = await c.act("/panel/webhooks/test");
     expect(test.status).toBe(303);
     await h.deps.timers.runDue();
@@ -112,6 +112,6 @@ describe("product 18 panel webhooks: resend and send-test reach the receiver, co
     expect([pending.status, codeOf(pending.text)]).toEqual([400, "validation_error"]);
     const staff = await as(h, "staff");
     expect((await staff.act("/panel/webhooks/test")).status).toBe(403);
-    expect(h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 10 })).toHaveLength(1);
+    expect(await h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 10 })).toHaveLength(1);
   });
 });

@@ -28,12 +28,17 @@ describe("product 18 panel payment through kasa's card form and the bank's 3D st
     expect(created.status).toBe(201);
     expect(created.text).toContain('action="http://kasa.test/handoff"');
     const code = paymentCodeOf(created.text)!;
-    expect(h.store.q.payments.get(code)).toMatchObject({ channel: "panel", amount: 10_000, partnerTxCode: "PANEL-1", status: "initiated" });
+    expect(await h.store.q.payments.get(code)).toMatchObject({
+      channel: "panel",
+      amount: 10_000,
+      partnerTxCode: "PANEL-1",
+      status: "initiated",
+    });
     const { done } = await pay(h, paymentRefOf(created.text)!, "4000001100000009");
     expect(done.page?.url).toBe(`http://kasa.test/panel/new-payment/done?paymentCode=${code}&status=captured`);
     expect(done.page?.body).toContain(`href="/panel/payments/${code}"`);
-    expect(h.store.q.payments.get(code)?.status).toBe("captured");
-    expect(h.store.q.panelAudit.page("ptn_test", null, 1)[0]).toMatchObject({ action: "payment.create", outcome: "ok" });
+    expect((await h.store.q.payments.get(code))?.status).toBe("captured");
+    expect((await h.store.q.panelAudit.page("ptn_test", null, 1))[0]).toMatchObject({ action: "payment.create", outcome: "ok" });
   });
 
   it("interface 4.5 boundary 2: a panel code replays only from the panel; the API gets 409", async () => {
@@ -55,7 +60,15 @@ describe("product 18 panel payment through kasa's card form and the bank's 3D st
     const r = await c.act("/panel/new-payment", { ...FORM, partnerTxCode: "API-1" });
     expect([r.status, codeOf(r.text)]).toEqual([409, "duplicate_partner_tx_code"]);
     expect(
-      h.store.q.panel.payments({ partnerId: "ptn_test", status: null, fromMs: null, toMs: null, search: "API-1", before: null, limit: 10 }),
+      await h.store.q.panel.payments({
+        partnerId: "ptn_test",
+        status: null,
+        fromMs: null,
+        toMs: null,
+        search: "API-1",
+        before: null,
+        limit: 10,
+      }),
     ).toHaveLength(1);
   });
 

@@ -16,7 +16,7 @@ describe("product 18 panel payouts", () => {
     const mine = await capture(h);
     await capture(h, { key: OTHER_KEY, terminalId: "T-OTHER" });
     await h.advance(12 * HOUR_MS); // 00:00 Istanbul: day end settles and pays out
-    const batches = h.store.q.operator.payoutBatches({ partnerId: null, status: null, limit: 10 });
+    const batches = await h.store.q.operator.payoutBatches({ partnerId: null, status: null, limit: 10 });
     const own = batches.find((b) => b.partnerId === "ptn_test")!;
     const theirs = batches.find((b) => b.partnerId === "ptn_other")!;
     await addPanelUser(h, "viewer@shop.example", "viewer");

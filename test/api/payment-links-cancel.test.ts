@@ -13,7 +13,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A link of ptn_test stored directly in `status`, created at T0. */
 async function linkIn(status: LinkStatus, id = "pl_direct") {
-  await h.store.write((tx) => tx.links.insert(linkRow({ id, createdAtMs: T0, status })));
+  await h.store.write(async (tx) => await tx.links.insert(linkRow({ id, createdAtMs: T0, status })));
   return id;
 }
 
@@ -114,7 +114,7 @@ describe("interface 3.1 cancel at or past expiresAt before the wheel ran (produc
     const r = await h.del(`/v1/payment-links/${link.id}`);
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe("payment_link_expired");
-    expect(h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: T0 + LINK_VALIDITY_MS });
+    expect(await h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: T0 + LINK_VALIDITY_MS });
     const rows = outbox(h, "payment_link.expired");
     expect(rows.map((x) => x.json)).toEqual([
       { id: expect.any(String), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id },
@@ -136,8 +136,8 @@ describe("interface 3.1 / 7.2 a cancel racing a completing payment", () => {
   it("a completion committed first makes the cancel 409 payment_link_already_paid", async () => {
     h = await harness();
     const link = await newLink(h);
-    await h.store.write((tx) => tx.links.markLaunched(link.id, ["pending"], T0));
-    void h.store.write((tx) => tx.links.markCompleted(link.id, LINK_TRANSITIONS.complete.from, T0));
+    await h.store.write(async (tx) => await tx.links.markLaunched(link.id, ["pending"], T0));
+    void h.store.write(async (tx) => await tx.links.markCompleted(link.id, LINK_TRANSITIONS.complete.from, T0));
     const r = await h.del(`/v1/payment-links/${link.id}`);
     expect(r.json.error.code).toBe("payment_link_already_paid");
   });
@@ -147,15 +147,15 @@ describe("interface 3.1 / 7.2 a cancel racing a completing payment", () => {
     const link = await newLink(h);
     const links = h.store.q.links; // the same named operations units receive
     const markCancelled = links.markCancelled;
-    links.markCancelled = (id, from, atMs) => {
+    links.markCancelled = async (id, from, atMs) => {
       // The competing unit wins the row just before the cancel's UPDATE runs.
-      links.markCompleted(id, ["pending"], atMs);
-      return markCancelled(id, from, atMs);
+      await links.markCompleted(id, ["pending"], atMs);
+      return await markCancelled(id, from, atMs);
     };
     const r = await h.del(`/v1/payment-links/${link.id}`);
     links.markCancelled = markCancelled;
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe("payment_link_already_paid");
-    expect(h.store.q.links.get(link.id)?.status).toBe("completed");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("completed");
   });
 });

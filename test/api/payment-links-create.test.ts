@@ -245,7 +245,7 @@ describe("interface 4.1 create: precedence of checks (service.ts createLink)", (
       ["redirectUrl", 400, "validation_error", () => (body.redirectUrl = "https://shop.example/")],
       ["sensitive data", 400, "sensitive_data_not_allowed", () => (body.payerName = "Ada")],
       ["terminal", 403, "terminal_not_allowed", () => (body.terminalId = "T-1")],
-      ["partner", 403, "partner_not_active", () => h.store.write((tx) => tx.acceptance.clearHold("ptn_test", "admin_hold"))],
+      ["partner", 403, "partner_not_active", () => h.store.write(async (tx) => await tx.acceptance.clearHold("ptn_test", "admin_hold"))],
       ["installments", 422, "installment_not_allowed", () => (body.allowedInstallmentCounts = [3])],
       ["items sum", 422, "payment_link_items_amount_mismatch", () => (body.items = [{ name: "a", amount: 1000 }])],
     ];

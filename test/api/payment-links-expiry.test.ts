@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { harness, T0, type Harness } from "../support/harness";
+import { harness, pendingTimers, T0, type Harness } from "../support/harness";
 import { OTHER_KEY } from "../support/fixtures";
 import { LINK_EXPIRY_TIMER, linkExpiryTimer } from "../../src/domain/payment-links/expiry";
 import { markCompleted, markOpened } from "../../src/domain/payment-links/service";
@@ -19,10 +19,10 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     expect(link.expiresAt).toBe(new Date(EXPIRES_AT).toISOString());
     await h.advance(LINK_VALIDITY_MS - 1);
     // Read the row itself, so the read-side expiry of get/list cannot be what moved it.
-    expect(h.store.q.links.get(link.id)?.status).toBe("pending");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
     expect(outbox(h, "payment_link.expired")).toHaveLength(0);
     await h.advance(1);
-    expect(h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: EXPIRES_AT });
+    expect(await h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: EXPIRES_AT });
     const rows = outbox(h, "payment_link.expired");
     expect(rows.map((r) => r.json)).toEqual([
       { id: expect.stringMatching(/^evt_/), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id },
@@ -33,22 +33,22 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
 
   it.each(["launched", "initiated", "failed"] as const)("a %s link expires too (any non-terminal state)", async (status) => {
     h = await harness();
-    await h.store.write((tx) => tx.links.insert(linkRow({ id: "pl_x", createdAtMs: T0, status })));
+    await h.store.write(async (tx) => await tx.links.insert(linkRow({ id: "pl_x", createdAtMs: T0, status })));
     h.deps.timers.schedule(LINK_EXPIRY_TIMER, "pl_x", EXPIRES_AT);
     await h.advance(LINK_VALIDITY_MS);
-    expect(h.store.q.links.get("pl_x")?.status).toBe("expired");
+    expect((await h.store.q.links.get("pl_x"))?.status).toBe("expired");
     expect(outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 
   it("a completed link is left alone by its timer", async () => {
     h = await harness();
     const link = await newLink(h);
-    await h.store.write((tx) => {
-      markOpened(tx, h.deps, link.id, T0);
-      markCompleted(tx, h.deps, link.id, T0);
+    await h.store.write(async (tx) => {
+      await markOpened(tx, h.deps, link.id, T0);
+      await markCompleted(tx, h.deps, link.id, T0);
     });
     await h.advance(LINK_VALIDITY_MS + MINUTE_MS);
-    expect(h.store.q.links.get(link.id)?.status).toBe("completed");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("completed");
     expect(outbox(h, "payment_link.expired")).toHaveLength(0);
   });
 
@@ -56,7 +56,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     h = await harness();
     const link = await newLink(h, { terminalId: "T-OTHER" }, { key: OTHER_KEY });
     await h.advance(LINK_VALIDITY_MS);
-    expect(h.store.q.links.get(link.id)?.status).toBe("expired");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
     expect(outbox(h)).toHaveLength(0);
   });
 
@@ -66,12 +66,12 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     const fire = linkExpiryTimer.handler(h.deps);
     h.clock.set(EXPIRES_AT - 1);
     await fire(link.id, EXPIRES_AT - 1000); // a stale, too-early timer
-    expect(h.store.q.links.get(link.id)?.status).toBe("pending");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
     h.clock.set(EXPIRES_AT);
     await fire(link.id, EXPIRES_AT);
     await fire(link.id, EXPIRES_AT);
     await fire("pl_unknown", EXPIRES_AT);
-    expect(h.store.q.links.get(link.id)?.status).toBe("expired");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
     expect(outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 
@@ -93,7 +93,7 @@ describe("timer module link-expiry: rebuilt from the database at start (DESIGN.m
     const b = await newLink(h);
     const c = await newLink(h);
     await h.del(`/v1/payment-links/${c.id}`);
-    expect([...linkExpiryTimer.pending(h.deps)]).toEqual([
+    expect(await pendingTimers(linkExpiryTimer, h.deps)).toEqual([
       { key: a.id, dueAtMs: EXPIRES_AT },
       { key: b.id, dueAtMs: EXPIRES_AT + SECOND_MS },
     ]);
@@ -103,13 +103,19 @@ describe("timer module link-expiry: rebuilt from the database at start (DESIGN.m
     h = await harness();
     const link = await newLink(h);
     await h.runtime.stop();
-    const restarted = createRuntime({ store: h.store, clock: h.clock, config: h.deps.config, log: h.log, rateLimiter: h.deps.rateLimiter });
+    const restarted = await createRuntime({
+      store: h.store,
+      clock: h.clock,
+      config: h.deps.config,
+      log: h.log,
+      rateLimiter: h.deps.rateLimiter,
+    });
     h.clock.set(EXPIRES_AT - 1);
     await restarted.deps.timers.runDue();
-    expect(h.store.q.links.get(link.id)?.status).toBe("pending");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
     h.clock.set(EXPIRES_AT);
     await restarted.deps.timers.runDue();
-    expect(h.store.q.links.get(link.id)?.status).toBe("expired");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
     await restarted.stop();
   });
 });
@@ -120,9 +126,9 @@ describe("product 13 sandbox clock: a link expires at expiresAt when the clock i
     const link = await newLink(h);
     const move = (to: number) => h.post("/sandbox/clock", { to: new Date(to).toISOString() });
     expect((await move(EXPIRES_AT - 1)).status).toBe(200);
-    expect(h.store.q.links.get(link.id)?.status).toBe("pending");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
     expect((await move(EXPIRES_AT)).json.now).toBe(link.expiresAt);
-    expect(h.store.q.links.get(link.id)?.status).toBe("expired");
+    expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
     expect(outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 });

@@ -15,9 +15,9 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await harness();
-  await h.store.write((tx) => {
+  await h.store.write(async (tx) => {
     for (let i = 0; i < LINKS; i++) {
-      tx.links.insert(
+      await tx.links.insert(
         linkRow({
           id: `pl_${String(i).padStart(8, "0")}`,
           partnerReference: i + 1,
@@ -29,7 +29,9 @@ beforeAll(async () => {
       );
     }
     for (let i = 0; i < OTHER_LINKS; i++) {
-      tx.links.insert(linkRow({ id: `pl_other${i}`, partnerId: "ptn_other", terminalId: "T-OTHER", createdAtMs: T0 + i * SECOND_MS }));
+      await tx.links.insert(
+        linkRow({ id: `pl_other${i}`, partnerId: "ptn_other", terminalId: "T-OTHER", createdAtMs: T0 + i * SECOND_MS }),
+      );
     }
   });
 }, 60_000);
@@ -69,8 +71,8 @@ const COMBOS: Array<[string, Partial<LinkListFilter>]> = [
 ];
 
 describe("interface 4.2 list at 100k links: indexed", () => {
-  it.each(COMBOS)("%s: SQLite searches a links_by_partner* index in order, no scan, no sort", (_name, over) => {
-    const q = h.store.q.links.listQueryForPlan({ ...BASE, ...over });
+  it.each(COMBOS)("%s: SQLite searches a links_by_partner* index in order, no scan, no sort", async (_name, over) => {
+    const q = await h.store.q.links.listQueryForPlan({ ...BASE, ...over });
     const plan = h.store.db
       .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
       .all<{ detail: string }>(...q.params)
@@ -97,9 +99,9 @@ describe("interface 4.2 list at 100k links: indexed", () => {
 });
 
 describe("interface 4.2 list at 100k links: fast and exact", () => {
-  it("the read-side expiry probe costs nothing when nothing is due", () => {
+  it("the read-side expiry probe costs nothing when nothing is due", async () => {
     const t = performance.now();
-    for (let i = 0; i < 100; i++) expect(h.store.q.links.dueForExpiry("ptn_test", T0, 500)).toEqual([]);
+    for (let i = 0; i < 100; i++) expect(await h.store.q.links.dueForExpiry("ptn_test", T0, 500)).toEqual([]);
     expect(performance.now() - t).toBeLessThan(50);
   });
 

@@ -14,10 +14,10 @@ const refs = (r: { json: { items: Array<{ partnerReference: number }> } }) => r.
 
 /** Links 1..n of ptn_test, one per second from T0, amount 100 * ref, statuses cycling through `statuses`. */
 async function seed(n: number, statuses: LinkStatus[] = ["pending"]) {
-  await h.store.write((tx) => {
+  await h.store.write(async (tx) => {
     for (let ref = 1; ref <= n; ref++) {
       const createdAtMs = T0 + (ref - 1) * SECOND_MS;
-      tx.links.insert(
+      await tx.links.insert(
         linkRow({
           id: `pl_${String(ref).padStart(6, "0")}`,
           partnerReference: ref,

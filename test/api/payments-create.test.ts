@@ -83,7 +83,7 @@ describe("interface 4.5 / 2.2 create payment: the new payment", () => {
     h = await harness();
     const r = await createPayment(h, { installment });
     expect(r.status).toBe(201);
-    expect(paymentRow(h, r.json.paymentCode).installment).toBe(stored);
+    expect((await paymentRow(h, r.json.paymentCode)).installment).toBe(stored);
   });
 
   it.each([
@@ -98,7 +98,7 @@ describe("interface 4.5 / 2.2 create payment: the new payment", () => {
       }),
     });
     const r = await createPayment(h, { terminalId: "T-X" });
-    expect(paymentRow(h, r.json.paymentCode)).toMatchObject({
+    expect(await paymentRow(h, r.json.paymentCode)).toMatchObject({
       expiresAtMs: T0 + windowMs,
       createdAtMs: T0,
       channel: "api",
@@ -109,7 +109,7 @@ describe("interface 4.5 / 2.2 create payment: the new payment", () => {
   it("stores the normalised returnUrl and the description", async () => {
     h = await harness();
     const r = await createPayment(h, { returnUrl: "HTTPS://Shop.Example/done?o=1", description: "Sipariş 7" });
-    expect(paymentRow(h, r.json.paymentCode)).toMatchObject({ returnUrl: "https://shop.example/done?o=1", description: "Sipariş 7" });
+    expect(await paymentRow(h, r.json.paymentCode)).toMatchObject({ returnUrl: "https://shop.example/done?o=1", description: "Sipariş 7" });
   });
 });
 
@@ -176,10 +176,10 @@ describe("interface 4.5 precedence of create's refusals (fixed order, documented
         holds: [{ partner: "ptn_test", reason: "admin_hold" }],
       }),
     });
-    await h.store.write((tx) => tx.acceptance.clearHold("ptn_test", "admin_hold"));
+    await h.store.write(async (tx) => await tx.acceptance.clearHold("ptn_test", "admin_hold"));
     const held = await createPayment(h, { partnerTxCode: "walk", amount: 5_000 });
     expect(held.status).toBe(201);
-    await h.store.write((tx) => tx.acceptance.setHold({ partnerId: "ptn_test", reason: "admin_hold", sinceMs: T0 }));
+    await h.store.write(async (tx) => await tx.acceptance.setHold({ partnerId: "ptn_test", reason: "admin_hold", sinceMs: T0 }));
 
     const worst = createBody({
       partnerTxCode: "walk",
@@ -198,7 +198,7 @@ describe("interface 4.5 precedence of create's refusals (fixed order, documented
       const r = await h.post("/v1/payments", body);
       expect([r.status, r.json.error?.code]).toEqual([status, code]);
     }
-    await h.store.write((tx) => tx.acceptance.clearHold("ptn_test", "admin_hold"));
+    await h.store.write(async (tx) => await tx.acceptance.clearHold("ptn_test", "admin_hold"));
     const rest: Array<[Record<string, unknown>, number, string | undefined]> = [
       [{ ...worst, returnUrl: RETURN_URL, terminalId: "T-1" }, 409, "duplicate_partner_tx_code"],
       [{ ...worst, returnUrl: RETURN_URL, terminalId: "T-1", partnerTxCode: "walk-2", amount: 2_000_000 }, 422, "amount_limit_exceeded"],
@@ -277,7 +277,7 @@ describe("interface 7.5 / product 4 connection limits at creation (422, nothing 
     h = await harness({ seed: seedWith({ connection: { limits: { dailyMax: 30_000 } } }) });
     const first = await createPayment(h, { amount: 20_000 });
     await pay(h, first.json.paymentRef, "4000008800000007"); // 3D fails: payment failed
-    expect(paymentRow(h, first.json.paymentCode).status).toBe("failed");
+    expect((await paymentRow(h, first.json.paymentCode)).status).toBe("failed");
     const second = await createPayment(h, { amount: 25_000 });
     expect(second.status).toBe(201);
     expect((await createPayment(h, { amount: 10_000 })).status).toBe(422);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PAYMENT_EXPIRY_TIMER, paymentExpiryTimer } from "../../src/domain/payments/expiry";
 import { MINUTE_MS } from "../../src/limits";
-import { harness, T0, type Harness } from "../support/harness";
+import { harness, pendingTimers, T0, type Harness } from "../support/harness";
 import { answerAcs, createPayment, eventsOf, handOff, pageCode, paymentRow, seedWith } from "./payments-flow";
 
 let h: Harness;
@@ -9,9 +9,8 @@ afterEach(async () => h?.close());
 
 const WINDOW_MS = 30 * MINUTE_MS;
 
-const deliveryOf = (h: Harness, code: string) =>
-  h.store.q.webhooks
-    .list({ partnerId: "ptn_test", status: null, limit: 100 })
+const deliveryOf = async (h: Harness, code: string) =>
+  (await h.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 }))
     .map((d) => JSON.parse(d.body))
     .find((b) => b.paymentCode === code && b.type === "payment.expired");
 
@@ -20,13 +19,13 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     h = await harness();
     const c = await createPayment(h);
     await h.advance(WINDOW_MS - 1);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual([]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual([]);
     await h.advance(1);
-    expect(paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "expired", updatedAtMs: T0 + WINDOW_MS });
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "expired", updatedAtMs: T0 + WINDOW_MS });
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
     // occurredAt is the instant the expiry took effect, however late the wheel ran.
-    expect(deliveryOf(h, c.json.paymentCode).occurredAt).toBe(new Date(T0 + WINDOW_MS).toISOString());
+    expect((await deliveryOf(h, c.json.paymentCode)).occurredAt).toBe(new Date(T0 + WINDOW_MS).toISOString());
   });
 
   it("135 minutes on a terminal of the extended infrastructure", async () => {
@@ -46,9 +45,9 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     });
     const c = await createPayment(h, { terminalId: "T-EXT" });
     await h.advance(135 * MINUTE_MS - 1);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
     await h.advance(1);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
   });
 
   it("3D abandoned: the ACS page is never answered; the window expires the payment and closes the attempt", async () => {
@@ -57,14 +56,14 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     const acs = await handOff(h, c.json.paymentRef, "4000001100000009");
     expect(acs.page?.status).toBe(200);
     await h.advance(WINDOW_MS);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(h.store.q.attempts.byPayment(c.json.paymentCode).map((a) => a.status)).toEqual(["failed"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect((await h.store.q.attempts.byPayment(c.json.paymentCode)).map((a) => a.status)).toEqual(["failed"]);
     // A late answer from the ACS is refused and changes nothing.
     h.clock.set(T0 + 5 * MINUTE_MS); // even a token still within its own deadline
     const late = await answerAcs(h, acs);
     expect(late.page?.status).toBe(400);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
   });
 
   it("a captured payment does not expire", async () => {
@@ -73,8 +72,8 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     const acs = await handOff(h, c.json.paymentRef, "4000001100000009");
     await answerAcs(h, acs);
     await h.advance(WINDOW_MS);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("captured");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("captured");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.captured"]);
   });
 
   it("the timer is at-least-once: a duplicate does nothing, an early one is put back on the wheel", async () => {
@@ -82,13 +81,13 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     const c = await createPayment(h);
     const fire = paymentExpiryTimer.handler(h.deps);
     await fire(c.json.paymentCode, T0); // early: now < expiresAt
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
     h.clock.set(T0 + WINDOW_MS);
     await fire(c.json.paymentCode, T0 + WINDOW_MS);
     await fire(c.json.paymentCode, T0 + WINDOW_MS);
     await h.advance(0);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
   });
 
   it("the wheel is rebuilt from the database: every initiated payment and its expiresAt", async () => {
@@ -97,7 +96,7 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     h.clock.advance(MINUTE_MS);
     const b = await createPayment(h);
     await handOff(h, b.json.paymentRef, "4000008800000007").then(async (acs) => answerAcs(h, acs)); // b fails
-    expect([...paymentExpiryTimer.pending(h.deps)]).toEqual([{ key: a.json.paymentCode, dueAtMs: T0 + WINDOW_MS }]);
+    expect(await pendingTimers(paymentExpiryTimer, h.deps)).toEqual([{ key: a.json.paymentCode, dueAtMs: T0 + WINDOW_MS }]);
     expect(paymentExpiryTimer.kind).toBe(PAYMENT_EXPIRY_TIMER);
   });
 
@@ -107,7 +106,7 @@ describe("interface 3.2 initiated -> expired when the 3D window elapses (timer w
     h.clock.set(T0 + WINDOW_MS); // the timer has not run
     const r = await handOff(h, c.json.paymentRef, "4000001100000009");
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([404, "payment_ref_expired"]);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("expired");
-    expect(eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("expired");
+    expect(await eventsOf(h, c.json.paymentCode)).toEqual(["payment.expired"]);
   });
 });

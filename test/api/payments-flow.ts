@@ -97,9 +97,8 @@ export function seedWith(o: {
 }
 
 /** Event types queued for a payment, oldest first (the outbox, product 11). */
-export function eventsOf(h: Harness, paymentCode: string): string[] {
-  return h.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 10_000 })
+export async function eventsOf(h: Harness, paymentCode: string): Promise<string[]> {
+  return (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
     .map((d) => JSON.parse(d.body) as { type: string; paymentCode?: string; occurredAt: string })
     .filter((b) => b.paymentCode === paymentCode)
     .reverse()
@@ -108,8 +107,8 @@ export function eventsOf(h: Harness, paymentCode: string): string[] {
 
 export const paymentCount = (h: Harness): number => h.store.db.prepare("SELECT count(*) AS n FROM payments").get<{ n: number }>()?.n ?? 0;
 
-export const paymentRow = (h: Harness, code: string) => {
-  const row = h.store.q.payments.get(code);
+export const paymentRow = async (h: Harness, code: string) => {
+  const row = await h.store.q.payments.get(code);
   if (!row) throw new Error(`no payment ${code}`);
   return row;
 };
@@ -141,22 +140,22 @@ export async function linkPaymentOf(
   const baseAmount = o.baseAmount ?? 10_000;
   const link = await h.post("/v1/payment-links", { amount: baseAmount, terminalId });
   if (link.status !== 201) throw new Error(`link: ${link.status} ${link.text}`);
-  const partner = h.store.q.partners.get("ptn_test")!;
-  return h.store.write((tx) => {
+  const partner = (await h.store.q.partners.get("ptn_test"))!;
+  return h.store.write(async (tx) => {
     const nowMs = h.clock.nowMs();
-    markOpened(tx, h.deps, link.json.id, nowMs);
+    await markOpened(tx, h.deps, link.json.id, nowMs);
     const input = {
       partner,
       linkId: link.json.id as string,
       terminalId,
-      n: tx.links.nextAttemptSeq(link.json.id),
+      n: await tx.links.nextAttemptSeq(link.json.id),
       amount: o.amount ?? baseAmount,
       principal: baseAmount,
       installment: o.installment ?? 1,
       description: null,
       returnUrl: o.returnUrl ?? "http://kasa.test/l/done",
     };
-    return createLinkPayment(tx, h.deps, input, nowMs);
+    return await createLinkPayment(tx, h.deps, input, nowMs);
   });
 }
 
@@ -166,7 +165,7 @@ export async function linkPaymentOf(
  * so the connection-limit totals stay what the payments say.
  */
 export async function tightenConnection(h: Harness, limits: Partial<ConnectionRow>, connectionId = "vpos-1"): Promise<void> {
-  await h.store.write((tx) => tx.catalog.upsertConnection({ ...tx.catalog.connection(connectionId)!, ...limits }));
+  await h.store.write(async (tx) => await tx.catalog.upsertConnection({ ...(await tx.catalog.connection(connectionId))!, ...limits }));
 }
 
 /**

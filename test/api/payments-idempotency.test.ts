@@ -67,7 +67,7 @@ describe("interface 4.5 idempotency boundaries", () => {
     h = await harness();
     const first = await createPayment(h, FIRST);
     await pay(h, first.json.paymentRef, "4000008800000007");
-    expect(paymentRow(h, first.json.paymentCode).status).toBe("failed");
+    expect((await paymentRow(h, first.json.paymentCode)).status).toBe("failed");
     const again = await createPayment(h, FIRST);
     expect(again.status).toBe(201);
     expect(again.json.paymentCode).not.toBe(first.json.paymentCode);
@@ -78,7 +78,7 @@ describe("interface 4.5 idempotency boundaries", () => {
     h = await harness();
     const first = await createPayment(h, FIRST);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, first.json.paymentCode).status).toBe("expired");
+    expect((await paymentRow(h, first.json.paymentCode)).status).toBe("expired");
     expect((await createPayment(h, { ...FIRST, amount: 5 })).status).toBe(201);
   });
 
@@ -90,30 +90,31 @@ describe("interface 4.5 idempotency boundaries", () => {
     h.clock.set(T0 + 30 * MINUTE_MS);
     const again = await createPayment(h, FIRST);
     expect(again.status).toBe(201);
-    expect(paymentRow(h, first.json.paymentCode).status).toBe("expired");
+    expect((await paymentRow(h, first.json.paymentCode)).status).toBe("expired");
   });
 
   it("2. replay is scoped to the interface: a panel payment with the same code and request is 409", async () => {
     h = await harness();
-    await h.store.write((tx) =>
-      tx.payments.insert({
-        code: "pay_panel0000000000000000",
-        partnerId: "ptn_test",
-        terminalId: "T-1",
-        connectionId: "vpos-1",
-        partnerTxCode: FIRST.partnerTxCode,
-        channel: "panel",
-        linkId: null,
-        amount: FIRST.amount,
-        principal: FIRST.amount,
-        currency: "TRY",
-        installment: 1,
-        description: null,
-        returnUrl: null,
-        paymentRef: "ref_panel",
-        expiresAtMs: T0 + 30 * MINUTE_MS,
-        createdAtMs: T0,
-      }),
+    await h.store.write(
+      async (tx) =>
+        await tx.payments.insert({
+          code: "pay_panel0000000000000000",
+          partnerId: "ptn_test",
+          terminalId: "T-1",
+          connectionId: "vpos-1",
+          partnerTxCode: FIRST.partnerTxCode,
+          channel: "panel",
+          linkId: null,
+          amount: FIRST.amount,
+          principal: FIRST.amount,
+          currency: "TRY",
+          installment: 1,
+          description: null,
+          returnUrl: null,
+          paymentRef: "ref_panel",
+          expiresAtMs: T0 + 30 * MINUTE_MS,
+          createdAtMs: T0,
+        }),
     );
     const r = await createPayment(h, FIRST);
     expect([r.status, r.json.error.code]).toEqual([409, "duplicate_partner_tx_code"]);
@@ -131,7 +132,7 @@ describe("interface 4.5 idempotency boundaries", () => {
     h = await harness();
     const link = await linkPayment(h);
     await h.advance(30 * MINUTE_MS);
-    expect(paymentRow(h, link.code).status).toBe("expired");
+    expect((await paymentRow(h, link.code)).status).toBe("expired");
     expect((await createPayment(h, { ...FIRST, partnerTxCode: link.partnerTxCode })).status).toBe(201);
   });
 
@@ -161,7 +162,7 @@ describe("interface 4.5 concurrency: one immediate transaction for check and ins
     );
     const created = replies.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
-    const winner = paymentRow(h, created[0]!.json.paymentCode);
+    const winner = await paymentRow(h, created[0]!.json.paymentCode);
     replies.forEach((r, i) => {
       if (r === created[0]) return;
       const same = (i % 2 === 0 ? 10_000 : 20_000) === winner.amount;
@@ -173,9 +174,9 @@ describe("interface 4.5 concurrency: one immediate transaction for check and ins
   it("the partial unique index refuses a second active payment with one code (the backstop)", async () => {
     h = await harness();
     const first = await createPayment(h, FIRST);
-    const row = paymentRow(h, first.json.paymentCode);
+    const row = await paymentRow(h, first.json.paymentCode);
     await expect(
-      h.store.write((tx) => tx.payments.insert({ ...row, code: "pay_dup00000000000000000", paymentRef: "ref_dup" })),
+      h.store.write(async (tx) => await tx.payments.insert({ ...row, code: "pay_dup00000000000000000", paymentRef: "ref_dup" })),
     ).rejects.toThrow(/UNIQUE/i);
   });
 });

@@ -181,6 +181,6 @@ describe("interface 8 / product 12 budgets of the payment endpoints", () => {
     h = await harness({ limits: { "payments.create.key": 1 } });
     const c = await createPayment(h);
     for (let i = 0; i < 3; i++) expect((await h.get(`/v1/payments/${c.json.paymentCode}`)).status).toBe(200);
-    expect(paymentRow(h, c.json.paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, c.json.paymentCode)).status).toBe("initiated");
   });
 });

@@ -33,9 +33,9 @@ describe("product 3: request pipeline, envelope and status rules", () => {
 
   it("a revoked key is 401", async () => {
     h = await harness();
-    const key = h.store.q.apiKeys.list("ptn_test")[0]!;
-    await h.store.write((tx) => tx.apiKeys.revoke(key.id, T0));
-    const keys = h.store.q.apiKeys.list("ptn_test");
+    const key = (await h.store.q.apiKeys.list("ptn_test"))[0]!;
+    await h.store.write(async (tx) => await tx.apiKeys.revoke(key.id, T0));
+    const keys = await h.store.q.apiKeys.list("ptn_test");
     expect(keys.some((k) => k.revokedAtMs !== null)).toBe(true);
   });
 
@@ -127,7 +127,7 @@ describe("product 13: sandbox clock", () => {
   it("the offset is stored in the database, so a restart keeps sandbox time", async () => {
     h = await harness({ config: { mode: "sandbox" } });
     await h.post("/sandbox/clock", { advanceSeconds: 86_400 });
-    expect(h.store.q.meta.get("sandbox.clock_offset_ms")).toBe(String(86_400_000));
+    expect(await h.store.q.meta.get("sandbox.clock_offset_ms")).toBe(String(86_400_000));
   });
 
   it("runs timers that became due before answering", async () => {
@@ -168,7 +168,7 @@ describe("product 23 / issue 15 item 12: the sandbox clock never moves past 9999
     expect((await h.get("/v1/payment-acceptance")).status).toBe(200);
     expect(h.log.lines.filter((line) => line.startsWith("error"))).toEqual([]);
     // A restart there rebuilds every timer (the day end of 9999-12-31 included) without throwing.
-    const again = createRuntime({
+    const again = await createRuntime({
       store: h.store,
       clock: h.deps.clock,
       config: h.deps.config,

@@ -15,9 +15,8 @@ let seq = 0;
 const code = () => `B-${++seq}`;
 
 /** Event types queued for one payment, sorted (rows of one instant have no order among them). */
-const eventsOf = (pay: string): string[] =>
-  h.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 10_000 })
+const eventsOf = async (pay: string): Promise<string[]> =>
+  (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
     .map((d) => JSON.parse(d.body) as { type: string; paymentCode?: string })
     .filter((b) => b.paymentCode === pay)
     .map((b) => b.type)
@@ -32,11 +31,11 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
     const pay = await capture(h);
     const res = await h.post(`/v1/payments/${pay}/refunds/${method}`, { partnerRefundCode: code() });
     expect(res.json).toMatchObject({ method, status: "approved" });
-    const refund = h.store.q.refunds.get(res.json.refundId)!;
+    const refund = (await h.store.q.refunds.get(res.json.refundId))!;
     expect(refund).toMatchObject({ procReturnCode: "00", errMsg: null, amount: 10_000 });
     expect(refund.bankReference).toMatch(method === "void" ? /^SIMVD-/ : /^SIMRF-/);
-    expect(h.store.q.payments.get(pay)).toMatchObject({ status, refundedAmount: 10_000 });
-    expect(eventsOf(pay)).toEqual(["payment.captured", "refund.approved"].sort());
+    expect(await h.store.q.payments.get(pay)).toMatchObject({ status, refundedAmount: 10_000 });
+    expect(await eventsOf(pay)).toEqual(["payment.captured", "refund.approved"].sort());
   });
 
   it("declined (card 4000001500000005): recorded with the bank's code and message, nothing deducted, refund.declined", async () => {
@@ -51,8 +50,8 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
       authCode: null,
       errMsg: "Refund declined by the issuer",
     });
-    expect(h.store.q.payments.get(pay)).toMatchObject({ status: "captured", refundedAmount: 0 });
-    expect(eventsOf(pay)).toEqual(["payment.captured", "refund.declined"].sort());
+    expect(await h.store.q.payments.get(pay)).toMatchObject({ status: "captured", refundedAmount: 0 });
+    expect(await eventsOf(pay)).toEqual(["payment.captured", "refund.declined"].sort());
     // A declined refund reserves nothing: the whole amount can be asked again.
     expect((await h.post(`/v1/payments/${pay}/refunds/credit`, { partnerRefundCode: code() })).json.status).toBe("declined");
   });
@@ -68,7 +67,7 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
     expect((await h.get(`/v1/payments/${pay}`)).json.refunds).toEqual([expect.objectContaining({ status: "pending", amount: 10_000 })]);
     await h.advance(59_999);
     expect((await h.get(path)).json.status).toBe("pending");
-    expect(eventsOf(pay)).toEqual(["payment.captured"]);
+    expect(await eventsOf(pay)).toEqual(["payment.captured"]);
     await h.advance(1);
     const done = (await h.get(path)).json;
     expect(done).toMatchObject({
@@ -77,8 +76,8 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
       bankReference: pending.bankReference,
       updatedAt: "2026-11-20T09:01:00.000Z",
     });
-    expect(h.store.q.payments.get(pay)).toMatchObject({ status: "voided", refundedAmount: 10_000 });
-    expect(eventsOf(pay)).toEqual(["payment.captured", "refund.approved"].sort());
+    expect(await h.store.q.payments.get(pay)).toMatchObject({ status: "voided", refundedAmount: 10_000 });
+    expect(await eventsOf(pay)).toEqual(["payment.captured", "refund.approved"].sort());
   });
 
   it("a bank that cannot be reached leaves the refund pending and asks again later (nothing lost)", async () => {
@@ -93,8 +92,8 @@ describe("product 9 / interface 6.1: bank answers and refund.* webhooks", () => 
     expect(res.json).toMatchObject({ method: "credit", status: "pending" });
     bank.refund = real;
     await h.advance(60_000);
-    expect(h.store.q.refunds.get(res.json.refundId)?.status).toBe("approved");
-    expect(h.store.q.payments.get(pay)?.refundedAmount).toBe(700);
+    expect((await h.store.q.refunds.get(res.json.refundId))?.status).toBe("approved");
+    expect((await h.store.q.payments.get(pay))?.refundedAmount).toBe(700);
   });
 });
 
@@ -106,10 +105,10 @@ describe("product 9: concurrent refunds never exceed the captured amount", () =>
       Array.from({ length: 20 }, () => h.post(`/v1/payments/${pay}/refunds/credit`, { amount: 1_000, partnerRefundCode: code() })),
     );
     for (const r of replies) expect([201, 409, 422]).toContain(r.status);
-    const approved = h.store.q.refunds.ofPayment(pay).filter((r) => r.status === "approved");
+    const approved = (await h.store.q.refunds.ofPayment(pay)).filter((r) => r.status === "approved");
     const total = approved.reduce((s, r) => s + r.amount, 0);
     expect(total).toBeLessThanOrEqual(10_000);
-    expect(h.store.q.payments.get(pay)?.refundedAmount).toBe(total);
+    expect((await h.store.q.payments.get(pay))?.refundedAmount).toBe(total);
     expect(replies.filter((r) => r.status === 201)).toHaveLength(approved.length);
   });
 
@@ -121,7 +120,7 @@ describe("product 9: concurrent refunds never exceed the captured amount", () =>
       Array.from({ length: 20 }, (_, i) => h.post(`/v1/payments/${pay}/refunds${endpoints[i % 3]}`, { partnerRefundCode: code() })),
     );
     expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(h.store.q.payments.get(pay)?.refundedAmount).toBe(10_000);
+    expect((await h.store.q.payments.get(pay))?.refundedAmount).toBe(10_000);
   });
 
   it("while a slow refund is pending, 20 simultaneous ones are all 409 and the remainder is reserved", async () => {

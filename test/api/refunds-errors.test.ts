@@ -93,7 +93,7 @@ describe("interface 7.2: 400 validation_error for a bad body (product 2, 3, 16)"
       expect(res.status).toBe(400);
       expect(res.json.error).toMatchObject({ code: "validation_error", message });
     }
-    expect(h.store.q.refunds.ofPayment(pay)).toEqual([]);
+    expect(await h.store.q.refunds.ofPayment(pay)).toEqual([]);
   });
 });
 
@@ -117,7 +117,7 @@ describe("interface 7.2: payment_not_found, payment_not_refundable, refund_amoun
   ] as const)("422 payment_not_refundable on a %s payment, on all three endpoints", async (status, make) => {
     h = await harness();
     const pay = await make();
-    expect(h.store.q.payments.get(pay)?.status).toBe(status);
+    expect((await h.store.q.payments.get(pay))?.status).toBe(status);
     for (const suffix of ["", "/void", "/credit"]) {
       const res = await h.post(`/v1/payments/${pay}/refunds${suffix}`, { partnerRefundCode: code() });
       expect(res.status).toBe(422);
@@ -274,10 +274,10 @@ describe("product 3, 9: refusals come in the fixed precedence of rules.ts", () =
   it.each(PRECEDENCE)("$name", async (c) => {
     h = await harness({ seed: MONEY_SEED });
     const { path, body } = await c.setup();
-    const before = h.store.q.refunds.ofPayment(path.split("/")[3]!).length;
+    const before = (await h.store.q.refunds.ofPayment(path.split("/")[3]!)).length;
     const res = await h.post(path, body);
     expect(res.json.error.code).toBe(c.expected);
-    expect(h.store.q.refunds.ofPayment(path.split("/")[3]!).length).toBe(before);
+    expect((await h.store.q.refunds.ofPayment(path.split("/")[3]!)).length).toBe(before);
   });
 });
 
@@ -290,6 +290,6 @@ describe("product 12: refunds draw on the reads.key budget", () => {
     const refused = await credit(pay, { amount: 100, partnerRefundCode: code() });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
-    expect(h.store.q.refunds.ofPayment(pay)).toHaveLength(1);
+    expect(await h.store.q.refunds.ofPayment(pay)).toHaveLength(1);
   });
 });

@@ -18,9 +18,8 @@ const start = async (seed = false): Promise<KasaProcess> =>
   rig.track(await kasaProcess({ path, clock, seed: seed ? TEST_SEED : undefined }));
 const stop = rig.stop;
 
-const refundEvents = (p: KasaProcess, pay: string): string[] =>
-  p.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 10_000 })
+const refundEvents = async (p: KasaProcess, pay: string): Promise<string[]> =>
+  (await p.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
     .map((d) => JSON.parse(d.body) as { type: string; paymentCode?: string })
     .filter((b) => b.paymentCode === pay && b.type.startsWith("refund."))
     .map((b) => b.type);
@@ -28,16 +27,17 @@ const refundEvents = (p: KasaProcess, pay: string): string[] =>
 /** What the first unit of a refund leaves behind when the process stops before the bank answered. */
 async function crashAfterReserve(p: KasaProcess, pay: string, method: RefundMethod, amount: number): Promise<string> {
   const id = p.deps.ids.refundId();
-  await p.store.write((tx) =>
-    tx.refunds.insertPending({
-      id,
-      paymentCode: pay,
-      partnerId: "ptn_test",
-      partnerRefundCode: `crash-${id}`,
-      method,
-      amount,
-      createdAtMs: clock.nowMs(),
-    }),
+  await p.store.write(
+    async (tx) =>
+      await tx.refunds.insertPending({
+        id,
+        paymentCode: pay,
+        partnerId: "ptn_test",
+        partnerRefundCode: `crash-${id}`,
+        method,
+        amount,
+        createdAtMs: clock.nowMs(),
+      }),
   );
   return id;
 }
@@ -57,9 +57,9 @@ describe("product 9: a refund left pending by a stopped process is resolved at t
 
       const second = await start();
       await second.runDue();
-      expect(second.store.q.refunds.get(id)).toMatchObject({ status, procReturnCode: status === "approved" ? "00" : "05" });
-      expect(second.store.q.payments.get(pay)).toMatchObject({ status: paymentStatus, refundedAmount: refunded });
-      expect(refundEvents(second, pay)).toEqual([`refund.${status}`]);
+      expect(await second.store.q.refunds.get(id)).toMatchObject({ status, procReturnCode: status === "approved" ? "00" : "05" });
+      expect(await second.store.q.payments.get(pay)).toMatchObject({ status: paymentStatus, refundedAmount: refunded });
+      expect(await refundEvents(second, pay)).toEqual([`refund.${status}`]);
       const record = (await second.get(`/v1/payments/${pay}/refunds/${id}`)).json;
       expect(record.status).toBe(status);
       await stop(second);
@@ -67,8 +67,8 @@ describe("product 9: a refund left pending by a stopped process is resolved at t
       // Another start finds nothing pending: nothing is asked or recorded twice.
       const third = await start();
       await third.advance(120_000);
-      expect(third.store.q.payments.get(pay)?.refundedAmount).toBe(refunded);
-      expect(refundEvents(third, pay)).toEqual([`refund.${status}`]);
+      expect((await third.store.q.payments.get(pay))?.refundedAmount).toBe(refunded);
+      expect(await refundEvents(third, pay)).toEqual([`refund.${status}`]);
     },
   );
 
@@ -77,20 +77,20 @@ describe("product 9: a refund left pending by a stopped process is resolved at t
     const pay = await capture(first, { amount: 10_000, pan: "5400001300000000" });
     const res = await first.post(`/v1/payments/${pay}/refunds/credit`, { amount: 2_500, partnerRefundCode: "SLOW-1" });
     expect(res.json.status).toBe("pending");
-    const reference = first.store.q.refunds.get(res.json.refundId)?.bankReference;
+    const reference = (await first.store.q.refunds.get(res.json.refundId))?.bankReference;
     expect(reference).toMatch(/^SIMRF-/);
     await first.advance(10_000);
     await stop(first);
 
     const second = await start();
     await second.runDue();
-    expect(second.store.q.refunds.get(res.json.refundId)?.status).toBe("pending");
+    expect((await second.store.q.refunds.get(res.json.refundId))?.status).toBe("pending");
     expect((await second.post(`/v1/payments/${pay}/refunds/credit`, { amount: 1, partnerRefundCode: "SLOW-2" })).json.error.code).toBe(
       "refund_in_progress",
     );
     await second.advance(50_000);
-    expect(second.store.q.refunds.get(res.json.refundId)).toMatchObject({ status: "approved", bankReference: reference });
-    expect(second.store.q.payments.get(pay)?.refundedAmount).toBe(2_500);
-    expect(refundEvents(second, pay)).toEqual(["refund.approved"]);
+    expect(await second.store.q.refunds.get(res.json.refundId)).toMatchObject({ status: "approved", bankReference: reference });
+    expect((await second.store.q.payments.get(pay))?.refundedAmount).toBe(2_500);
+    expect(await refundEvents(second, pay)).toEqual(["refund.approved"]);
   });
 });

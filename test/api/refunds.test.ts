@@ -98,11 +98,11 @@ describe("product 9 / interface 4.10, 4.13: which refund method each endpoint ta
       const payment = (await h.get(`/v1/payments/${pay}`)).json;
       const whole = refunded === remaining;
       expect(payment.status).toBe(!whole ? "captured" : r.expected === "void" ? "voided" : "refunded");
-      expect(h.store.q.payments.get(pay)?.refundedAmount).toBe(AMOUNT - remaining + refunded);
+      expect((await h.store.q.payments.get(pay))?.refundedAmount).toBe(AMOUNT - remaining + refunded);
     } else {
       expect(res.status).toBe(422);
       expect(res.json.error.code).toBe(r.expected);
-      expect(h.store.q.payments.get(pay)?.refundedAmount).toBe(AMOUNT - remaining);
+      expect((await h.store.q.payments.get(pay))?.refundedAmount).toBe(AMOUNT - remaining);
     }
   });
 
@@ -111,7 +111,7 @@ describe("product 9 / interface 4.10, 4.13: which refund method each endpoint ta
     await h.advance(TO_DAY_END - 60_000);
     const pay = await capture(h);
     await h.advance(60_000);
-    expect(h.store.q.payments.get(pay)?.settledDay).toBe("2026-11-20");
+    expect((await h.store.q.payments.get(pay))?.settledDay).toBe("2026-11-20");
     expect((await h.post(refundsPath(pay, "void"), { partnerRefundCode: code() })).json.error.code).toBe("refund_method_not_available");
     expect((await h.post(refundsPath(pay, "auto"), { partnerRefundCode: code() })).json).toMatchObject({
       method: "credit",
@@ -125,7 +125,7 @@ describe("product 9 / interface 4.10, 4.13: which refund method each endpoint ta
     for (const amount of [3_000, 3_000, 4_000]) {
       expect((await h.post(refundsPath(pay, "credit"), { amount, partnerRefundCode: code() })).status).toBe(201);
     }
-    expect(h.store.q.payments.get(pay)).toMatchObject({ status: "refunded", refundedAmount: AMOUNT });
+    expect(await h.store.q.payments.get(pay)).toMatchObject({ status: "refunded", refundedAmount: AMOUNT });
     const again = await h.post(refundsPath(pay, "credit"), { amount: 1, partnerRefundCode: code() });
     expect(again.json.error.code).toBe("payment_not_refundable");
   });

@@ -35,7 +35,7 @@ describe("product 21 simulate: every test card of product 6 gives the outcome it
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ paymentCode: created.json.paymentCode, outcome });
     expect(r.json.status).toBe(outcome === "payment_declined" ? "initiated" : outcome);
-    expect(eventsOf(h, created.json.paymentCode)).toEqual(events);
+    expect(await eventsOf(h, created.json.paymentCode)).toEqual(events);
   });
 
   it.each([
@@ -54,7 +54,7 @@ describe("product 21 simulate: same attempts and codes as a browser", () => {
     h = await sandbox();
     const { paymentCode } = (await createPayment(h)).json;
     for (let i = 0; i < 3; i++) expect((await simulate(paymentCode, { card: "5400007700000003" })).json.outcome).toBe("payment_declined");
-    expect(paymentRow(h, paymentCode).attemptsCounted).toBe(3);
+    expect((await paymentRow(h, paymentCode)).attemptsCounted).toBe(3);
     const after = await simulate(paymentCode, { card: "4000001100000009" });
     expect(after.json).toMatchObject({ outcome: "card_attempt_limit_exceeded", status: "failed" });
   });
@@ -94,7 +94,7 @@ describe("product 21 simulate: scope, shape and mode", () => {
     expect(
       (await h.post(`/sandbox/payment-links/${link.json.id}/simulate`, { card: "4000001100000009" }, { key: OTHER_KEY })).json.error.code,
     ).toBe("payment_link_not_found");
-    expect(paymentRow(h, paymentCode).status).toBe("initiated");
+    expect((await paymentRow(h, paymentCode)).status).toBe("initiated");
   });
 
   it.each([

@@ -13,7 +13,7 @@ const OTHER_KEY = "kasa_sk_other_cccccccccccccccccccccccccccccc";
 let h: Harness;
 afterEach(async () => h?.close());
 
-const batches = (partnerId: string) => h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 100 });
+const batches = async (partnerId: string) => await h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 100 });
 
 describe("product 23: day end with amounts near 2^53", () => {
   it("a balance of 2^53 + 1 is computed exactly, forms no batch (logged), and the other partner is paid as usual", async () => {
@@ -25,10 +25,10 @@ describe("product 23: day end with amounts near 2^53", () => {
     h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(Number.MAX_SAFE_INTEGER, a);
     h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(2, b);
     await h.advance(TO_MIDNIGHT);
-    expect(batches("ptn_test")).toEqual([]);
+    expect(await batches("ptn_test")).toEqual([]);
     expect(h.log.lines.some((l) => l.includes("payout batch not formed") && l.includes("9007199254740993"))).toBe(true);
-    expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(other)!.netToPartner })]);
-    expect(h.store.q.payments.get(a)?.payoutBatchId).toBeNull();
+    expect(await batches("ptn_other")).toEqual([expect.objectContaining({ amount: (await h.store.q.payments.get(other))!.netToPartner })]);
+    expect((await h.store.q.payments.get(a))?.payoutBatchId).toBeNull();
   });
 });
 
@@ -38,19 +38,19 @@ describe("product 23: one partner's batch failure never blocks another's", () =>
     const mine = await capture(h, { amount: 10_000 });
     const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: OTHER_KEY });
     const createBatch = h.store.q.settlement.createBatch;
-    const spy = vi.spyOn(h.store.q.settlement, "createBatch").mockImplementation((batch) => {
+    const spy = vi.spyOn(h.store.q.settlement, "createBatch").mockImplementation(async (batch) => {
       if (batch.partnerId === "ptn_test") throw new Error("disk full while forming ptn_test's batch");
-      createBatch(batch);
+      await createBatch(batch);
     });
     await h.advance(TO_MIDNIGHT);
     spy.mockRestore();
-    expect(batches("ptn_test")).toEqual([]);
+    expect(await batches("ptn_test")).toEqual([]);
     // ptn_other's batch is formed (and then fails at the bank: the test seed gives it no payout account).
-    expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: h.store.q.payments.get(other)!.netToPartner })]);
+    expect(await batches("ptn_other")).toEqual([expect.objectContaining({ amount: (await h.store.q.payments.get(other))!.netToPartner })]);
     expect(h.log.lines.some((l) => l.includes("payout batch failed") && l.includes("ptn_test"))).toBe(true);
     await h.advance(DAY_MS);
-    expect(batches("ptn_test")).toEqual([
-      expect.objectContaining({ amount: h.store.q.payments.get(mine)!.netToPartner, status: "paid_out" }),
+    expect(await batches("ptn_test")).toEqual([
+      expect.objectContaining({ amount: (await h.store.q.payments.get(mine))!.netToPartner, status: "paid_out" }),
     ]);
   });
 });

@@ -60,14 +60,14 @@ async function ledgerOf(partnerId: string, captures: Captured[], refundIds: Map<
       if (refund.status === "approved") refunded += refund.amount;
     }
   }
-  const batches = h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 10_000 });
+  const batches = await h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 10_000 });
   const paid = new Set(batches.filter((b) => b.status === "paid_out").map((b) => b.id));
   const paidOut = batches.filter((b) => b.status === "paid_out").reduce((s, b) => s + b.amount, 0);
   let stillDue = 0;
   for (const c of mine) {
-    const p = h.store.q.payments.get(c.code)!;
+    const p = (await h.store.q.payments.get(c.code))!;
     if (p.status !== "voided" && !(p.payoutBatchId && paid.has(p.payoutBatchId))) stillDue += p.netToPartner!;
-    for (const r of h.store.q.refunds.ofPayment(c.code)) {
+    for (const r of await h.store.q.refunds.ofPayment(c.code)) {
       if (r.method === "credit" && r.status === "approved" && !(r.payoutBatchId && paid.has(r.payoutBatchId))) stillDue -= r.amount;
     }
   }
@@ -76,8 +76,8 @@ async function ledgerOf(partnerId: string, captures: Captured[], refundIds: Map<
     expect(b.status).not.toBe("pending");
     expect(b.amount).toBeGreaterThan(0);
     if (b.status === "paid_out") {
-      const nets = h.store.q.operator.paymentsOfBatch(b.id).reduce((s, p) => s + p.netToPartner!, 0);
-      const credits = h.store.q.operator.refundsOfBatch(b.id).reduce((s, r) => s + r.amount, 0);
+      const nets = (await h.store.q.operator.paymentsOfBatch(b.id)).reduce((s, p) => s + p.netToPartner!, 0);
+      const credits = (await h.store.q.operator.refundsOfBatch(b.id)).reduce((s, r) => s + r.amount, 0);
       expect(nets - credits).toBe(b.amount);
     }
   }
@@ -91,11 +91,8 @@ async function checkConservation(captures: Captured[], refundIds: Map<string, st
     expect(l.refunded + l.commission + l.paidOut + l.stillDue, `${partnerId}: ${JSON.stringify(l)}`).toBe(l.captured);
   }
   for (const c of captures) {
-    const p = h.store.q.payments.get(c.code)!;
-    const approved = h.store.q.refunds
-      .ofPayment(c.code)
-      .filter((r) => r.status === "approved")
-      .reduce((s, r) => s + r.amount, 0);
+    const p = (await h.store.q.payments.get(c.code))!;
+    const approved = (await h.store.q.refunds.ofPayment(c.code)).filter((r) => r.status === "approved").reduce((s, r) => s + r.amount, 0);
     expect(p.refundedAmount).toBe(approved);
     expect(approved).toBeLessThanOrEqual(p.amount);
     if (p.status === "voided") expect(p.settledDay).toBeNull();
@@ -119,7 +116,7 @@ describe("product 9 acceptance: money is conserved over random captures, refunds
         captures.push({ code, partnerId: partner.partnerId, amount, key: partner.key });
       } else if (roll < 0.75) {
         const c = pick(captures);
-        const p = h.store.q.payments.get(c.code)!;
+        const p = (await h.store.q.payments.get(c.code))!;
         const left = p.amount - p.refundedAmount;
         const amount = rand() < 0.3 ? null : 1 + Math.floor(rand() * Math.max(1, left + 500));
         const res = await h.post(
@@ -143,6 +140,6 @@ describe("product 9 acceptance: money is conserved over random captures, refunds
     const final = await ledgerOf("ptn_test", captures, refundIds);
     // Everything has come due: the partner with an account is owed nothing (or carries a debt).
     expect(final.stillDue).toBeLessThanOrEqual(0);
-    expect(h.store.q.refunds.allPending()).toEqual([]);
+    expect(await h.store.q.refunds.allPending()).toEqual([]);
   });
 });

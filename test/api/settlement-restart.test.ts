@@ -37,13 +37,10 @@ const dayends = (k: Q) =>
     .prepare("SELECT day FROM dayends ORDER BY day")
     .all<{ day: string }>()
     .map((r) => r.day);
-const batchDays = (k: Q) =>
-  k.store.q.operator
-    .payoutBatches({ partnerId: "ptn_test", status: null, limit: 100 })
-    .map((b) => b.day)
-    .reverse();
-const paidOutEvents = (k: Q) =>
-  k.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 1000 }).filter((d) => d.type === "payout.paid_out").length;
+const batchDays = async (k: Q) =>
+  (await k.store.q.operator.payoutBatches({ partnerId: "ptn_test", status: null, limit: 100 })).map((b) => b.day).reverse();
+const paidOutEvents = async (k: Q) =>
+  (await k.store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 1000 })).filter((d) => d.type === "payout.paid_out").length;
 const moveSandbox = (k: { post: KasaProcess["post"] }, seconds: number) => k.post("/sandbox/clock", { advanceSeconds: seconds });
 
 describe("product 13: the sandbox clock runs each day end exactly once", () => {
@@ -53,7 +50,7 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     const moved = await h.post("/sandbox/clock", { advanceSeconds: (3 * DAY_MS) / 1000 });
     expect(moved.json.now).toBe("2026-11-23T09:00:00.000Z");
     expect(dayends(h)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
-    expect(batchDays(h)).toEqual(["2026-11-21"]);
+    expect(await batchDays(h)).toEqual(["2026-11-21"]);
     await h.post("/sandbox/clock", { advanceSeconds: 3600 });
     expect(dayends(h)).toHaveLength(3);
   });
@@ -77,8 +74,8 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     await k.runDue();
     await moveSandbox(k, 60);
     expect(dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
-    expect(batchDays(k)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23"]);
-    expect(paidOutEvents(k)).toBe(3);
+    expect(await batchDays(k)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23"]);
+    expect(await paidOutEvents(k)).toBe(3);
   });
 
   it("midnights passed while the server was down are caught up at start, each once", async () => {
@@ -89,13 +86,13 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     k = await start();
     await k.runDue();
     expect(dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
-    expect(k.store.q.payments.get(pay)?.settledDay).toBe("2026-11-20");
-    expect(batchDays(k)).toEqual(["2026-11-21"]);
+    expect((await k.store.q.payments.get(pay))?.settledDay).toBe("2026-11-20");
+    expect(await batchDays(k)).toEqual(["2026-11-21"]);
     await stop(k);
     k = await start();
     await k.runDue();
     expect(dayends(k)).toHaveLength(3);
-    expect(paidOutEvents(k)).toBe(1);
+    expect(await paidOutEvents(k)).toBe(1);
   });
 });
 
@@ -108,11 +105,11 @@ describe("product 9: a payout batch formed by a stopped process is paid at the n
     k = await start();
     // What runDayEnd's unit leaves behind when the process stops before the payout call.
     const nowMs = clock.nowMs();
-    await k.store.write((tx) => {
-      tx.settlement.claimDay("2026-11-20", nowMs);
-      tx.settlement.settle("2026-11-20", nowMs);
-      for (const partnerId of tx.settlement.partnersWithDue("2026-11-21", nowMs))
-        formBatch(tx, k.deps, partnerId, "2026-11-21", nowMs, nowMs);
+    await k.store.write(async (tx) => {
+      await tx.settlement.claimDay("2026-11-20", nowMs);
+      await tx.settlement.settle("2026-11-20", nowMs);
+      for (const partnerId of await tx.settlement.partnersWithDue("2026-11-21", nowMs))
+        await formBatch(tx, k.deps, partnerId, "2026-11-21", nowMs, nowMs);
     });
     await stop(k);
     const plain = await openStore(path);
@@ -121,13 +118,13 @@ describe("product 9: a payout batch formed by a stopped process is paid at the n
 
     k = await start();
     await k.runDue();
-    const [batch] = k.store.q.operator.payoutBatches({ partnerId: "ptn_test", status: null, limit: 10 });
+    const [batch] = await k.store.q.operator.payoutBatches({ partnerId: "ptn_test", status: null, limit: 10 });
     expect(batch?.status).toBe("paid_out");
-    expect(paidOutEvents(k)).toBe(1);
+    expect(await paidOutEvents(k)).toBe(1);
     await stop(k);
     k = await start();
     await k.advance(HOUR_MS);
-    expect(paidOutEvents(k)).toBe(1);
+    expect(await paidOutEvents(k)).toBe(1);
   });
 });
 
@@ -135,11 +132,11 @@ describe("product 14: kasa dayend", () => {
   it("runs the due day ends by the database's sandbox clock, prints them, and finds nothing left the second time", async () => {
     const k = await start("serve", true);
     const pay = await capture(k);
-    const net = k.store.q.payments.get(pay)!.netToPartner;
+    const net = (await k.store.q.payments.get(pay))!.netToPartner;
     await stop(k);
     const store = await openStore(path);
     // The CLI reads the sandbox clock as the system clock plus the stored offset: put it at 01:00 next day.
-    await store.write((tx) => tx.meta.set("sandbox.clock_offset_ms", String(T0 + TO_MIDNIGHT + HOUR_MS - Date.now())));
+    await store.write(async (tx) => await tx.meta.set("sandbox.clock_offset_ms", String(T0 + TO_MIDNIGHT + HOUR_MS - Date.now())));
     await store.close();
 
     const first = await runJson<Array<Record<string, unknown>>>(dayendCommand, ["--db", path]);

@@ -17,11 +17,11 @@ afterEach(async () => h?.close());
 let seq = 0;
 const code = () => `S-${++seq}`;
 
-const batches = (partnerId: string | null = null) => h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 1000 }).reverse();
+const batches = async (partnerId: string | null = null) =>
+  (await h.store.q.operator.payoutBatches({ partnerId, status: null, limit: 1000 })).reverse();
 
-const payoutEvents = () =>
-  h.store.q.webhooks
-    .list({ partnerId: null, status: null, limit: 10_000 })
+const payoutEvents = async () =>
+  (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
     .map((d) => JSON.parse(d.body) as Record<string, string>)
     .filter((b) => b.type!.startsWith("payout."))
     .reverse();
@@ -31,22 +31,22 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
     h = await harness();
     const pay = await capture(h);
     await h.advance(TO_MIDNIGHT - 1);
-    expect(h.store.q.settlement.hasRun("2026-11-20")).toBe(false);
-    expect(h.store.q.payments.get(pay)?.settledDay).toBeNull();
+    expect(await h.store.q.settlement.hasRun("2026-11-20")).toBe(false);
+    expect((await h.store.q.payments.get(pay))?.settledDay).toBeNull();
     await h.advance(1);
-    expect(h.store.q.settlement.hasRun("2026-11-20")).toBe(true);
-    expect(h.store.q.payments.get(pay)?.settledDay).toBe("2026-11-20");
+    expect(await h.store.q.settlement.hasRun("2026-11-20")).toBe(true);
+    expect((await h.store.q.payments.get(pay))?.settledDay).toBe("2026-11-20");
   });
 
   it("runs once per day: a second run of the same day (another process, kasa dayend) does nothing", async () => {
     h = await harness();
     await capture(h);
     await h.advance(TO_MIDNIGHT);
-    expect(batches()).toHaveLength(1);
+    expect(await batches()).toHaveLength(1);
     expect(await runDayEnd(h.deps, "2026-11-20")).toEqual({ day: "2026-11-20", ran: false, settled: 0, batches: [] });
-    expect(batches()).toHaveLength(1);
+    expect(await batches()).toHaveLength(1);
     await h.advance(DAY_MS);
-    expect(h.store.q.settlement.lastDay()).toBe("2026-11-21");
+    expect(await h.store.q.settlement.lastDay()).toBe("2026-11-21");
   });
 
   it("a clock jump of 400 days runs at most DAYEND_CATCH_UP_MAX_DAYS day ends after the first (they are cumulative)", async () => {
@@ -59,9 +59,9 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
       .map((r) => r.day);
     expect(days[0]).toBe("2026-11-20");
     expect(days).toHaveLength(1 + DAYEND_CATCH_UP_MAX_DAYS);
-    expect(h.store.q.settlement.lastDay()).toBe("2027-12-24"); // today is 2027-12-25
-    expect(h.store.q.payments.get(pay)?.settledDay).toBe("2026-11-20");
-    expect(batches()).toHaveLength(1);
+    expect(await h.store.q.settlement.lastDay()).toBe("2027-12-24"); // today is 2027-12-25
+    expect((await h.store.q.payments.get(pay))?.settledDay).toBe("2026-11-20");
+    expect(await batches()).toHaveLength(1);
   });
 
   it("a voided capture is never settled nor paid; a void pending at midnight holds settlement until the bank answers", async () => {
@@ -75,13 +75,13 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
       status: "pending",
     });
     await h.advance(30_000); // 00:00: day end
-    expect(h.store.q.settlement.hasRun("2026-11-20")).toBe(true);
-    expect(h.store.q.payments.get(slow)).toMatchObject({ status: "captured", settledDay: null });
+    expect(await h.store.q.settlement.hasRun("2026-11-20")).toBe(true);
+    expect(await h.store.q.payments.get(slow)).toMatchObject({ status: "captured", settledDay: null });
     await h.advance(30_000); // the bank approves the void
-    expect(h.store.q.payments.get(slow)).toMatchObject({ status: "voided", settledDay: null });
+    expect(await h.store.q.payments.get(slow)).toMatchObject({ status: "voided", settledDay: null });
     await h.advance(3 * DAY_MS);
-    expect(h.store.q.payments.get(voided)).toMatchObject({ status: "voided", settledDay: null, payoutBatchId: null });
-    expect(batches()).toEqual([]);
+    expect(await h.store.q.payments.get(voided)).toMatchObject({ status: "voided", settledDay: null, payoutBatchId: null });
+    expect(await batches()).toEqual([]);
   });
 });
 
@@ -93,22 +93,22 @@ describe("product 16: a settlement with value date D is paid by the day end that
   ] as const)("%s (value days %i): value date %s, paid by the day end running on %s", async (terminalId, _days, valueDate, paidOn) => {
     h = await harness({ seed: MONEY_SEED });
     const pay = await capture(h, { terminalId });
-    const payment = h.store.q.payments.get(pay)!;
+    const payment = (await h.store.q.payments.get(pay))!;
     expect(payment.expectedValueDate).toBe(valueDate);
     await h.advance(TO_MIDNIGHT);
-    const first = batches();
+    const first = await batches();
     if (paidOn === "2026-11-21") {
       expect(first).toEqual([
         expect.objectContaining({ day: "2026-11-21", amount: payment.netToPartner, status: "paid_out", partnerId: "ptn_test" }),
       ]);
-      expect(h.store.q.payments.get(pay)?.payoutBatchId).toBe(first[0]!.id);
+      expect((await h.store.q.payments.get(pay))?.payoutBatchId).toBe(first[0]!.id);
       return;
     }
     expect(first).toEqual([]);
     await h.advance(DAY_MS - 1);
-    expect(batches()).toEqual([]);
+    expect(await batches()).toEqual([]);
     await h.advance(1);
-    expect(batches()).toEqual([expect.objectContaining({ day: paidOn, amount: payment.netToPartner, status: "paid_out" })]);
+    expect(await batches()).toEqual([expect.objectContaining({ day: paidOn, amount: payment.netToPartner, status: "paid_out" })]);
   });
 });
 
@@ -120,20 +120,15 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     const refund = (await h.post(`/v1/payments/${b}/refunds/credit`, { amount: 3_000, partnerRefundCode: code() })).json.refundId;
     const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: "kasa_sk_other_cccccccccccccccccccccccccccccc" });
     await h.advance(TO_MIDNIGHT);
-    const net = (p: string) => h.store.q.payments.get(p)!.netToPartner!;
-    const [mine] = batches("ptn_test");
-    expect(mine).toMatchObject({ day: "2026-11-21", amount: net(a) + net(b) - 3_000, status: "paid_out" });
+    const net = async (p: string) => (await h.store.q.payments.get(p))!.netToPartner!;
+    const [mine] = await batches("ptn_test");
+    expect(mine).toMatchObject({ day: "2026-11-21", amount: (await net(a)) + (await net(b)) - 3_000, status: "paid_out" });
     expect(mine!.id).toMatch(/^pob_[0-9a-z]{20}$/);
-    expect(h.store.q.refunds.get(refund)?.payoutBatchId).toBe(mine!.id);
-    expect(
-      h.store.q.operator
-        .paymentsOfBatch(mine!.id)
-        .map((p) => p.code)
-        .sort(),
-    ).toEqual([a, b].sort());
+    expect((await h.store.q.refunds.get(refund))?.payoutBatchId).toBe(mine!.id);
+    expect((await h.store.q.operator.paymentsOfBatch(mine!.id)).map((p) => p.code).sort()).toEqual([a, b].sort());
     // ptn_other has no payout account (its batch fails) and no webhook URL: nothing is queued for it (interface 6).
-    expect(batches("ptn_other")).toEqual([expect.objectContaining({ amount: net(other), status: "failed" })]);
-    expect(payoutEvents()).toEqual([
+    expect(await batches("ptn_other")).toEqual([expect.objectContaining({ amount: await net(other), status: "failed" })]);
+    expect(await payoutEvents()).toEqual([
       {
         id: expect.stringMatching(/^evt_/),
         type: "payout.paid_out",
@@ -148,16 +143,16 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     h = await harness({ seed: MONEY_SEED });
     const pay = await capture(h, { terminalId: "T-NOACCT", key: NO_ACCOUNT_KEY });
     await h.advance(TO_MIDNIGHT);
-    const [first] = batches("ptn_noacct");
-    expect(first).toMatchObject({ status: "failed", amount: h.store.q.payments.get(pay)!.netToPartner });
-    expect(h.store.q.payments.get(pay)?.payoutBatchId).toBeNull();
+    const [first] = await batches("ptn_noacct");
+    expect(first).toMatchObject({ status: "failed", amount: (await h.store.q.payments.get(pay))!.netToPartner });
+    expect((await h.store.q.payments.get(pay))?.payoutBatchId).toBeNull();
     await h.advance(DAY_MS);
-    const all = batches("ptn_noacct");
+    const all = await batches("ptn_noacct");
     expect(all.map((b) => [b.day, b.status])).toEqual([
       ["2026-11-21", "failed"],
       ["2026-11-22", "failed"],
     ]);
-    expect(payoutEvents().map((e) => [e.type, e.payoutBatchId, e.partnerId])).toEqual(
+    expect((await payoutEvents()).map((e) => [e.type, e.payoutBatchId, e.partnerId])).toEqual(
       all.map((b) => ["payout.failed", b.id, "ptn_noacct"]),
     );
   });
@@ -166,20 +161,20 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     h = await harness({ seed: MONEY_SEED });
     const a = await capture(h, { amount: 10_000 });
     await h.advance(TO_MIDNIGHT); // 2026-11-21 00:00: a is paid
-    expect(batches()).toHaveLength(1);
+    expect(await batches()).toHaveLength(1);
     await h.advance(HOUR_MS);
     expect((await h.post(`/v1/payments/${a}/refunds`, { partnerRefundCode: code() })).json).toMatchObject({
       method: "credit",
       status: "approved",
     });
     await h.advance(DAY_MS - HOUR_MS); // 2026-11-22 00:00: -10,000 due, no batch
-    expect(batches()).toHaveLength(1);
+    expect(await batches()).toHaveLength(1);
     await h.advance(HOUR_MS);
     const b = await capture(h, { amount: 20_000 });
     await h.advance(DAY_MS - HOUR_MS); // 2026-11-23 00:00
-    const all = batches();
+    const all = await batches();
     expect(all.map((x) => x.day)).toEqual(["2026-11-21", "2026-11-23"]);
-    expect(all[1]!.amount).toBe(h.store.q.payments.get(b)!.netToPartner! - 10_000);
+    expect(all[1]!.amount).toBe((await h.store.q.payments.get(b))!.netToPartner! - 10_000);
   });
 
   it("a credit refund approved after 00:00 waits for the next day end even when the clock jumps over it", async () => {
@@ -188,6 +183,8 @@ describe("product 9: payout batches per partner, minus approved credit refunds; 
     await h.advance(TO_MIDNIGHT + HOUR_MS); // settled at 11-21 00:00, value date 11-22
     await h.post(`/v1/payments/${a}/refunds`, { amount: 1_000, partnerRefundCode: code() });
     await h.advance(DAY_MS);
-    expect(batches()).toEqual([expect.objectContaining({ day: "2026-11-22", amount: h.store.q.payments.get(a)!.netToPartner! - 1_000 })]);
+    expect(await batches()).toEqual([
+      expect.objectContaining({ day: "2026-11-22", amount: (await h.store.q.payments.get(a))!.netToPartner! - 1_000 }),
+    ]);
   });
 });

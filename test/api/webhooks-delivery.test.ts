@@ -39,8 +39,8 @@ describe("interface 6.1 / 6.2 every event type arrives with its thin body", () =
     // Key order included: the exact bytes of 6.2, common fields first.
     expect(JSON.parse(got.rawBody)).toStrictEqual({ id, type: event.type, occurredAt: new Date(T0).toISOString(), ...extra });
     expect(Object.keys(JSON.parse(got.rawBody))).toEqual(["id", "type", "occurredAt", ...Object.keys(extra)]);
-    expect(got.rawBody).toBe(delivery(h, id)!.body);
-    expect(delivery(h, id)).toMatchObject({ status: "delivered", attempts: 1, nextAttemptAtMs: null, firstAttemptAtMs: T0 });
+    expect(got.rawBody).toBe((await delivery(h, id))!.body);
+    expect(await delivery(h, id)).toMatchObject({ status: "delivered", attempts: 1, nextAttemptAtMs: null, firstAttemptAtMs: T0 });
   });
 });
 
@@ -77,7 +77,7 @@ describe("interface 6 no URL configured: nothing is sent", () => {
     expect(await enqueue(h, { type: "webhook.test" }, "ptn_other")).toBeNull();
     await h.advance(DAY_MS);
     expect(receiver.deliveries).toHaveLength(0);
-    expect(h.store.q.webhooks.list({ partnerId: "ptn_other", status: null, limit: 10 })).toEqual([]);
+    expect(await h.store.q.webhooks.list({ partnerId: "ptn_other", status: null, limit: 10 })).toEqual([]);
   });
 
   it("a URL removed after queueing fails the delivery permanently with 'no webhook url', unsent", async () => {
@@ -86,8 +86,8 @@ describe("interface 6 no URL configured: nothing is sent", () => {
     await runDue();
     await h.advance(DAY_MS);
     expect(receiver.deliveries).toHaveLength(0);
-    expect(delivery(h, id)).toMatchObject({ status: "failed", nextAttemptAtMs: null });
-    expect(attempts(h, id)).toEqual([
+    expect(await delivery(h, id)).toMatchObject({ status: "failed", nextAttemptAtMs: null });
+    expect(await attempts(h, id)).toEqual([
       { deliveryId: id, n: 1, startedAtMs: T0, httpStatus: null, latencyMs: null, outcome: "permanent", error: "no webhook url" },
     ]);
   });
@@ -100,9 +100,9 @@ describe("interface 6.4 / product 11 outcomes of one attempt", () => {
     await runDue();
     await h.advance(2 * DAY_MS);
     expect(receiver.deliveries).toHaveLength(1);
-    expect(delivery(h, id)?.status).toBe("delivered");
-    expect(attempts(h, id)).toMatchObject([{ n: 1, startedAtMs: T0, httpStatus: status, outcome: "delivered", error: null }]);
-    expect(attempts(h, id)[0]!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect((await delivery(h, id))?.status).toBe("delivered");
+    expect(await attempts(h, id)).toMatchObject([{ n: 1, startedAtMs: T0, httpStatus: status, outcome: "delivered", error: null }]);
+    expect((await attempts(h, id))[0]!.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
   it.each([301, 302, 307, 400, 401, 404, 408, 410, 429, 499])("HTTP %i: permanent failure, not retried", async (status) => {
@@ -111,19 +111,19 @@ describe("interface 6.4 / product 11 outcomes of one attempt", () => {
     await runDue();
     await h.advance(2 * DAY_MS);
     expect(receiver.deliveries).toHaveLength(1);
-    expect(delivery(h, id)).toMatchObject({ status: "failed", attempts: 1, nextAttemptAtMs: null });
-    expect(attempts(h, id)).toMatchObject([{ n: 1, httpStatus: status, outcome: "permanent" }]);
+    expect(await delivery(h, id)).toMatchObject({ status: "failed", attempts: 1, nextAttemptAtMs: null });
+    expect(await attempts(h, id)).toMatchObject([{ n: 1, httpStatus: status, outcome: "permanent" }]);
   });
 
   it.each([500, 502, 503, 504])("HTTP %i: retried 30 s after the failure", async (status) => {
     const id = await enqueueOk(h);
     receiver.script({ status });
     await runDue();
-    expect(delivery(h, id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAtMs: T0 + 30_000 });
-    expect(attempts(h, id)).toMatchObject([{ n: 1, httpStatus: status, outcome: "retry", error: `HTTP ${status}` }]);
+    expect(await delivery(h, id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAtMs: T0 + 30_000 });
+    expect(await attempts(h, id)).toMatchObject([{ n: 1, httpStatus: status, outcome: "retry", error: `HTTP ${status}` }]);
     await h.advance(30_000);
     expect(receiver.deliveries).toHaveLength(2);
-    expect(delivery(h, id)?.status).toBe("delivered");
+    expect((await delivery(h, id))?.status).toBe("delivered");
   });
 
   it("a duplicate timer for a delivery sends nothing more (the row is the truth)", async () => {

@@ -22,12 +22,12 @@ describe("product 14 kasa webhooks list", () => {
     receiver.script({ status: 410 });
     const c = await enqueueOk(h, { type: "payment.failed", paymentCode: "pay_c" });
     await runDue();
-    expect(listDeliveries(h.store.q).map((d) => d.id)).toEqual([c, b, a]);
-    expect(listDeliveries(h.store.q, { partnerId: "ptn_test" }).map((d) => d.id)).toEqual([c, a]);
-    expect(listDeliveries(h.store.q, { status: "failed" }).map((d) => d.id)).toEqual([c]);
-    expect(listDeliveries(h.store.q, { partnerId: "ptn_other", status: "delivered" }).map((d) => d.id)).toEqual([b]);
-    expect(listDeliveries(h.store.q, { limit: 1 }).map((d) => d.id)).toEqual([c]);
-    expect(listDeliveries(h.store.q, { status: "failed" })[0]).toEqual({
+    expect((await listDeliveries(h.store.q)).map((d) => d.id)).toEqual([c, b, a]);
+    expect((await listDeliveries(h.store.q, { partnerId: "ptn_test" })).map((d) => d.id)).toEqual([c, a]);
+    expect((await listDeliveries(h.store.q, { status: "failed" })).map((d) => d.id)).toEqual([c]);
+    expect((await listDeliveries(h.store.q, { partnerId: "ptn_other", status: "delivered" })).map((d) => d.id)).toEqual([b]);
+    expect((await listDeliveries(h.store.q, { limit: 1 })).map((d) => d.id)).toEqual([c]);
+    expect((await listDeliveries(h.store.q, { status: "failed" }))[0]).toEqual({
       id: c,
       partnerId: "ptn_test",
       type: "payment.failed",
@@ -46,8 +46,8 @@ describe("product 14 kasa webhooks list", () => {
     [{ limit: 0 }, "limit: must be an integer from 1 to 200"],
     [{ limit: 201 }, "limit: must be an integer from 1 to 200"],
     [{ limit: Number.NaN }, "limit: must be an integer from 1 to 200"],
-  ])("refuses %o", (filter, message) => {
-    expect(() => listDeliveries(h.store.q, filter)).toThrow(new WebhookOperatorError(message));
+  ])("refuses %o", async (filter, message) => {
+    await expect(listDeliveries(h.store.q, filter)).rejects.toThrow(new WebhookOperatorError(message));
   });
 });
 
@@ -57,8 +57,8 @@ describe("product 14 kasa webhooks show", () => {
     const id = await enqueueOk(h);
     await runDue();
     await h.advance(30 * SECOND_MS);
-    const shown = showDelivery(h.store.q, id);
-    expect(shown).toMatchObject({ id, status: "delivered", attempts: 2, body: h.store.q.webhooks.get(id)!.body });
+    const shown = await showDelivery(h.store.q, id);
+    expect(shown).toMatchObject({ id, status: "delivered", attempts: 2, body: (await h.store.q.webhooks.get(id))!.body });
     expect(shown.history).toMatchObject([
       { n: 1, startedAt: new Date(T0).toISOString(), outcome: "retry", httpStatus: 500, error: "HTTP 500" },
       { n: 2, startedAt: new Date(T0 + 30 * SECOND_MS).toISOString(), outcome: "delivered", httpStatus: 200, error: null },
@@ -66,8 +66,8 @@ describe("product 14 kasa webhooks show", () => {
     expect(typeof shown.history[0]!.latencyMs).toBe("number");
   });
 
-  it("an unknown id is an operator error", () => {
-    expect(() => showDelivery(h.store.q, "evt_nope")).toThrow("delivery evt_nope not found");
+  it("an unknown id is an operator error", async () => {
+    await expect(showDelivery(h.store.q, "evt_nope")).rejects.toThrow("delivery evt_nope not found");
   });
 });
 
@@ -83,7 +83,7 @@ describe("product 14 kasa webhooks resend (interface 6.3: same delivery id)", ()
     expect(receiver.deliveries[1]!.rawBody).toBe(receiver.deliveries[0]!.rawBody);
     expect(receiver.deliveries[1]!.headers["x-service-delivery-id"]).toBe(id);
     expect(receiver.deliveries[1]!.headers["x-service-timestamp"]).toBe(String(Math.floor(T0 / 1000)));
-    expect(showDelivery(h.store.q, id).history.map((a) => [a.n, a.outcome])).toEqual([
+    expect((await showDelivery(h.store.q, id)).history.map((a) => [a.n, a.outcome])).toEqual([
       [1, "delivered"],
       [2, "delivered"],
     ]);
@@ -96,14 +96,18 @@ describe("product 14 kasa webhooks resend (interface 6.3: same delivery id)", ()
     for (const delayMs of WEBHOOK_RETRY_DELAYS_MS) await h.advance(delayMs);
     expect(receiver.deliveries).toHaveLength(6);
     await h.advance(DAY_MS);
-    expect(h.store.q.webhooks.get(id)?.status).toBe("dropped");
+    expect((await h.store.q.webhooks.get(id))?.status).toBe("dropped");
     await resendDelivery(h.deps, id);
     await runDue();
-    expect(h.store.q.webhooks.get(id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAtMs: h.clock.nowMs() + 30 * SECOND_MS });
+    expect(await h.store.q.webhooks.get(id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      nextAttemptAtMs: h.clock.nowMs() + 30 * SECOND_MS,
+    });
     await h.advance(30 * SECOND_MS);
     expect(receiver.deliveries).toHaveLength(8);
-    expect(showDelivery(h.store.q, id).history.map((a) => a.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(h.store.q.webhooks.get(id)?.status).toBe("delivered");
+    expect((await showDelivery(h.store.q, id)).history.map((a) => a.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await h.store.q.webhooks.get(id))?.status).toBe("delivered");
   });
 
   it.each([
@@ -125,7 +129,7 @@ describe("interface 6.1 webhook.test (kasa webhooks test)", () => {
       type: "webhook.test",
       occurredAt: new Date(T0).toISOString(),
     });
-    expect(h.store.q.webhooks.get(shown.id)?.status).toBe("delivered");
+    expect((await h.store.q.webhooks.get(shown.id))?.status).toBe("delivered");
   });
 
   it.each([
@@ -133,6 +137,6 @@ describe("interface 6.1 webhook.test (kasa webhooks test)", () => {
     ["ptn_nope", "partner ptn_nope not found"],
   ])("%s: %s", async (partnerId, message) => {
     await expect(sendTestWebhook(h.deps, partnerId)).rejects.toThrow(new WebhookOperatorError(message));
-    expect(listDeliveries(h.store.q)).toEqual([]);
+    expect(await listDeliveries(h.store.q)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     receiver.script({ status: 503 });
     const retrying = await enqueueOk(first, { type: "payment.failed", paymentCode: "pay_r" });
     await first.runDue();
-    expect(delivery(first, retrying)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
+    expect(await delivery(first, retrying)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
     const fresh = [
       await enqueueOk(first, { type: "payment.captured", paymentCode: "pay_1" }),
       await enqueueOk(first, { type: "payment_link.expired", paymentLinkId: "pl_1" }),
@@ -39,8 +39,8 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     await second.advance(30 * SECOND_MS);
     await second.advance(2 * DAY_MS);
     expect(receivedIds().sort()).toEqual([retrying, retrying, ...fresh].sort());
-    for (const id of [retrying, ...fresh]) expect(delivery(second, id)?.status).toBe("delivered");
-    expect(attempts(second, retrying).map((a) => a.outcome)).toEqual(["retry", "delivered"]);
+    for (const id of [retrying, ...fresh]) expect((await delivery(second, id))?.status).toBe("delivered");
+    expect((await attempts(second, retrying)).map((a) => a.outcome)).toEqual(["retry", "delivered"]);
   });
 
   it("a delivered row is never sent again by a later start", async () => {
@@ -60,7 +60,7 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     await setWebhook(first, "ptn_test", receiver.url);
     const id = await enqueueOk(first);
     // What the worker's claim unit leaves behind when the process dies before the record unit.
-    await first.store.write((tx) => tx.webhooks.claim(id, T0, T0));
+    await first.store.write(async (tx) => await tx.webhooks.claim(id, T0, T0));
     await stop(first);
 
     const second = await start();
@@ -69,9 +69,9 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     expect(receivedIds()).toEqual([]);
     await second.advance(WEBHOOK_TIMEOUT_MS);
     expect(receivedIds()).toEqual([id]);
-    expect(delivery(second, id)).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(await delivery(second, id)).toMatchObject({ status: "delivered", attempts: 1 });
     // The interrupted attempt was never recorded; the resumed one is attempt 1 of the schedule.
-    expect(attempts(second, id)).toMatchObject([{ n: 1, startedAtMs: T0 + WEBHOOK_TIMEOUT_MS, outcome: "delivered" }]);
+    expect(await attempts(second, id)).toMatchObject([{ n: 1, startedAtMs: T0 + WEBHOOK_TIMEOUT_MS, outcome: "delivered" }]);
     await second.advance(2 * DAY_MS);
     expect(receivedIds()).toEqual([id]);
   });
@@ -85,25 +85,29 @@ describe("product 11 deliveries survive a restart and are delivered exactly once
     await first.advance(30 * SECOND_MS); // attempt 2 fails
     expect(receiver.deliveries).toHaveLength(2);
     // Attempt 3 comes due, is claimed, and the process dies before it is recorded.
-    const waiting = delivery(first, id)!;
+    const waiting = (await delivery(first, id))!;
     clock.set(waiting.nextAttemptAtMs!);
-    await first.store.write((tx) => tx.webhooks.claim(id, waiting.nextAttemptAtMs!, clock.nowMs()));
+    await first.store.write(async (tx) => await tx.webhooks.claim(id, waiting.nextAttemptAtMs!, clock.nowMs()));
     await stop(first);
 
     const second = await start();
     receiver.script({ status: 503 });
     await second.advance(WEBHOOK_TIMEOUT_MS);
     expect(receiver.deliveries).toHaveLength(3);
-    expect(delivery(second, id)).toMatchObject({ status: "pending", attempts: 3, nextAttemptAtMs: clock.nowMs() + 10 * 60 * SECOND_MS });
+    expect(await delivery(second, id)).toMatchObject({
+      status: "pending",
+      attempts: 3,
+      nextAttemptAtMs: clock.nowMs() + 10 * 60 * SECOND_MS,
+    });
   });
 
   it("a sweep hands rows queued by another process (the CLI) to a running server", async () => {
     const server = await start(true);
     await setWebhook(server, "ptn_test", receiver.url);
     const other = await startServer(path, { clock }); // e.g. `kasa webhooks test`, same database file
-    const id = await other.store.write((tx) => {
-      const partner = tx.partners.get("ptn_test")!;
-      tx.webhooks.insert({
+    const id = await other.store.write(async (tx) => {
+      const partner = (await tx.partners.get("ptn_test"))!;
+      await tx.webhooks.insert({
         id: "evt_from_cli",
         partnerId: partner.id,
         type: "webhook.test",

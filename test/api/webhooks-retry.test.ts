@@ -35,10 +35,10 @@ describe("interface 6.4 / product 11 retry schedule, walked on the manual clock"
       4350 * SECOND_MS,
       25_950 * SECOND_MS,
     ]);
-    expect(attempts(h, id).map((a) => [a.n, a.startedAtMs, a.outcome, a.httpStatus])).toEqual(
+    expect((await attempts(h, id)).map((a) => [a.n, a.startedAtMs, a.outcome, a.httpStatus])).toEqual(
       expectedStarts.map((t, i) => [i + 1, t, "retry", 503]),
     );
-    expect(delivery(h, id)).toMatchObject({ status: "dropped", attempts: 6, nextAttemptAtMs: null, firstAttemptAtMs: T0 });
+    expect(await delivery(h, id)).toMatchObject({ status: "dropped", attempts: 6, nextAttemptAtMs: null, firstAttemptAtMs: T0 });
     await h.advance(2 * DAY_MS);
     expect(receiver.deliveries).toHaveLength(6);
   });
@@ -69,8 +69,8 @@ describe("interface 6.4 / product 11 retry schedule, walked on the manual clock"
     await h.advance(2 * MINUTE_MS);
     await h.advance(2 * DAY_MS);
     expect(receiver.deliveries).toHaveLength(3);
-    expect(delivery(h, id)?.status).toBe("delivered");
-    expect(attempts(h, id).map((a) => a.outcome)).toEqual(["retry", "retry", "delivered"]);
+    expect((await delivery(h, id))?.status).toBe("delivered");
+    expect((await attempts(h, id)).map((a) => a.outcome)).toEqual(["retry", "retry", "delivered"]);
   });
 
   it("a 4xx after retries is still final", async () => {
@@ -80,7 +80,7 @@ describe("interface 6.4 / product 11 retry schedule, walked on the manual clock"
     await h.advance(30 * SECOND_MS);
     await h.advance(2 * DAY_MS);
     expect(receiver.deliveries).toHaveLength(2);
-    expect(delivery(h, id)?.status).toBe("failed");
+    expect((await delivery(h, id))?.status).toBe("failed");
   });
 });
 
@@ -92,19 +92,21 @@ describe("interface 6.4 timeout and network errors are retried", () => {
     const started = performance.now();
     await runDue();
     expect(performance.now() - started).toBeLessThan(500);
-    expect(attempts(h, id)).toMatchObject([{ n: 1, outcome: "retry", httpStatus: null, error: `timeout after ${SHORT_TIMEOUT_MS} ms` }]);
-    expect(delivery(h, id)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
+    expect(await attempts(h, id)).toMatchObject([
+      { n: 1, outcome: "retry", httpStatus: null, error: `timeout after ${SHORT_TIMEOUT_MS} ms` },
+    ]);
+    expect(await delivery(h, id)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
     await h.advance(30 * SECOND_MS);
-    expect(delivery(h, id)?.status).toBe("delivered");
+    expect((await delivery(h, id))?.status).toBe("delivered");
   });
 
   it("connection refused is retried", async () => {
     await setWebhook(h, "ptn_test", `http://127.0.0.1:${await closedPort()}/hooks`);
     const id = await enqueueOk(h);
     await runDue();
-    expect(attempts(h, id)[0]).toMatchObject({ outcome: "retry", httpStatus: null });
-    expect(attempts(h, id)[0]!.error).toMatch(/^connection error: /);
-    expect(delivery(h, id)?.nextAttemptAtMs).toBe(T0 + 30 * SECOND_MS);
+    expect((await attempts(h, id))[0]).toMatchObject({ outcome: "retry", httpStatus: null });
+    expect((await attempts(h, id))[0]!.error).toMatch(/^connection error: /);
+    expect((await delivery(h, id))?.nextAttemptAtMs).toBe(T0 + 30 * SECOND_MS);
   });
 });
 
@@ -116,8 +118,8 @@ describe("interface 6.4 nothing is sent later than 24 h after the first attempt"
     h.clock.set(T0 + DAY_MS + 1);
     await runDue();
     expect(receiver.deliveries).toHaveLength(1);
-    expect(delivery(h, id)).toMatchObject({ status: "dropped", attempts: 1 });
-    expect(attempts(h, id)).toHaveLength(1);
+    expect(await delivery(h, id)).toMatchObject({ status: "dropped", attempts: 1 });
+    expect(await attempts(h, id)).toHaveLength(1);
   });
 
   it("a late attempt inside the window is sent; a retry that would land past it is not scheduled", async () => {
@@ -127,7 +129,7 @@ describe("interface 6.4 nothing is sent later than 24 h after the first attempt"
     h.clock.set(T0 + DAY_MS - MINUTE_MS);
     await runDue();
     expect(receiver.deliveries).toHaveLength(2);
-    expect(delivery(h, id)).toMatchObject({ status: "dropped", attempts: 2, nextAttemptAtMs: null });
+    expect(await delivery(h, id)).toMatchObject({ status: "dropped", attempts: 2, nextAttemptAtMs: null });
     await h.advance(HOUR_MS);
     expect(receiver.deliveries).toHaveLength(2);
   });
@@ -151,8 +153,8 @@ describe("product 11 a slow receiver never stalls the API or other deliveries", 
       await running;
       // The hanging one is bounded by the deadline, not by the receiver.
       expect(performance.now() - started).toBeLessThan(1_500);
-      expect(delivery(h, fastId)?.status).toBe("delivered");
-      expect(attempts(h, slowId)[0]).toMatchObject({ outcome: "retry", error: "timeout after 400 ms" });
+      expect((await delivery(h, fastId))?.status).toBe("delivered");
+      expect((await attempts(h, slowId))[0]).toMatchObject({ outcome: "retry", error: "timeout after 400 ms" });
     } finally {
       await fast.close();
     }

@@ -34,8 +34,8 @@ describe("product 11 SSRF guard in serve mode", () => {
     await h.deps.timers.runDue();
     await h.advance(DAY_MS);
     expect(receiver.deliveries).toHaveLength(0);
-    expect(delivery(h, id)?.status).toBe("failed");
-    expect(attempts(h, id)).toMatchObject([
+    expect((await delivery(h, id))?.status).toBe("failed");
+    expect(await attempts(h, id)).toMatchObject([
       {
         n: 1,
         outcome: "permanent",
@@ -52,7 +52,7 @@ describe("product 11 SSRF guard in serve mode", () => {
     await setWebhook(h, "ptn_test", "https://hooks.partner.example/x");
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
-    expect(attempts(h, id)[0]).toMatchObject({
+    expect((await attempts(h, id))[0]).toMatchObject({
       outcome: "permanent",
       error: "blocked_address: hooks.partner.example resolves to private address 10.0.0.7",
     });
@@ -68,8 +68,8 @@ describe("product 11 SSRF guard in serve mode", () => {
     await setWebhook(h, "ptn_test", "https://hooks.partner.example/x");
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
-    expect(attempts(h, id)[0]).toMatchObject({ outcome: "retry", error: "unresolvable: hooks.partner.example did not resolve" });
-    expect(delivery(h, id)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
+    expect((await attempts(h, id))[0]).toMatchObject({ outcome: "retry", error: "unresolvable: hooks.partner.example did not resolve" });
+    expect(await delivery(h, id)).toMatchObject({ status: "pending", nextAttemptAtMs: T0 + 30 * SECOND_MS });
   });
 
   it("a resolver that hangs is bounded by the deadline and retried", async () => {
@@ -78,7 +78,7 @@ describe("product 11 SSRF guard in serve mode", () => {
     await setWebhook(h, "ptn_test", "https://hooks.partner.example/x");
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
-    expect(attempts(h, id)[0]).toMatchObject({ outcome: "retry", error: "unresolvable: DNS lookup timed out after 100 ms" });
+    expect((await attempts(h, id))[0]).toMatchObject({ outcome: "retry", error: "unresolvable: DNS lookup timed out after 100 ms" });
   });
 
   it.each<[string, Partial<Config>]>([
@@ -89,7 +89,7 @@ describe("product 11 SSRF guard in serve mode", () => {
     const id = await enqueueOk(h);
     await h.deps.timers.runDue();
     expect(receiver.deliveries).toHaveLength(1);
-    expect(delivery(h, id)?.status).toBe("delivered");
+    expect((await delivery(h, id))?.status).toBe("delivered");
   });
 });
 
@@ -113,7 +113,7 @@ describe("product 13 a sandbox clock move returns after the webhook attempts it 
       });
       expect(res.status).toBe(200);
       expect(receiver.deliveries).toHaveLength(2);
-      expect(delivery(server, id)?.status).toBe("delivered");
+      expect((await delivery(server, id))?.status).toBe("delivered");
     } finally {
       await server.close();
     }

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { BUDGET_NAMES } from "../../src/domain/rate-limits/budgets";
+import { baseBinary, type Base } from "./base-binary";
 import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling, type Figure } from "./ceilings";
+import { compare, type BaseResult } from "./compare";
 import * as s from "./scenarios";
 import { raisedLimitsFile } from "./seed-db";
 import { ensureWrk, waitForQuiet } from "./tools";
@@ -9,14 +11,19 @@ import { ensureWrk, waitForQuiet } from "./tools";
 // `npm run bench` (README, Performance): ceilings and kasa's scenarios in one run, each figure
 // divided by the ceiling measured beside it. `--smoke` is the quick pass `npm test` runs so the
 // suite can never silently go missing again (issue 14): small seeds, 1 s, no waiting for quiet.
+// Each kasa scenario also runs, right after, against the base commit's binary (`--base REF`,
+// HEAD~1 by default, `none` to skip; a smoke pass skips it unless --base is given), so a
+// regression shows as this tree's figure over the base's, measured on the same machine and minute.
 //
-//   bun test/bench/run.ts [--seconds N] [--only id,id] [--keep] [--smoke]
+//   bun test/bench/run.ts [--seconds N] [--only id,id] [--keep] [--smoke] [--base REF|none]
 
 type Row = {
   id: string;
   label: string;
   against: "http" | "naive" | "scan" | "create" | null;
   kind: "rps" | "seconds" | "mib";
+  /** A figure of kasa itself, so also measured on the base binary; ceilings and diagnostics are not. */
+  kasa?: true;
   run: (ctx: s.RunContext) => Promise<Figure>;
 };
 
@@ -52,13 +59,14 @@ const ROWS: Row[] = [
     kind: "rps",
     run: (c) => naiveWriteCeiling(c.dir, c.sizes.seconds),
   },
-  { id: "list-links", label: "list links (page of 20 of the partner's links)", against: "http", kind: "rps", run: s.listLinks },
-  { id: "get-link", label: "get link", against: "http", kind: "rps", run: s.getLink },
-  { id: "installment-options", label: "installment options", against: "http", kind: "rps", run: s.installmentOptions },
+  { id: "list-links", label: "list links (page of 20 of the partner's links)", against: "http", kind: "rps", kasa: true, run: s.listLinks },
+  { id: "get-link", label: "get link", against: "http", kind: "rps", kasa: true, run: s.getLink },
+  { id: "installment-options", label: "installment options", against: "http", kind: "rps", kasa: true, run: s.installmentOptions },
   {
     id: "create-payment",
     label: "create payment (new codes, connection limits)",
     against: "naive",
+    kasa: true,
     kind: "rps",
     run: (c) => s.createNew(c),
   },
@@ -66,21 +74,24 @@ const ROWS: Row[] = [
     id: "create-payment-1m",
     label: "create payment on a month of payments",
     against: "create",
+    kasa: true,
     kind: "rps",
     run: (c) => s.createNew(c, c.sizes.payments),
   },
-  { id: "create-payment-replay", label: "create payment (replays)", against: "http", kind: "rps", run: s.createReplay },
-  { id: "create-link", label: "create link", against: "naive", kind: "rps", run: s.createLinks },
-  { id: "full-flows", label: "full handoff flows (64 buyers)", against: "naive", kind: "rps", run: s.fullFlows },
-  { id: "webhooks", label: "webhook deliveries", against: "naive", kind: "rps", run: s.webhookDeliveries },
+  { id: "create-payment-replay", label: "create payment (replays)", against: "http", kind: "rps", kasa: true, run: s.createReplay },
+  { id: "create-link", label: "create link", against: "naive", kind: "rps", kasa: true, run: s.createLinks },
+  { id: "full-flows", label: "full handoff flows (64 buyers)", against: "naive", kind: "rps", kasa: true, run: s.fullFlows },
+  { id: "webhooks", label: "webhook deliveries", against: "naive", kind: "rps", kasa: true, run: s.webhookDeliveries },
   {
     id: "startup",
     label: "start-up with pending timers (s)",
     against: "scan",
+    kasa: true,
     kind: "seconds",
     run: async (c) => {
       const r = await s.startupWithTimers(c);
-      scan.db = r.db;
+      // This tree runs first; the bare scan reads its database, not the base's.
+      scan.db ||= r.db;
       return r.figure;
     },
   },
@@ -104,27 +115,51 @@ function options(argv: string[]) {
   const sizes: s.Sizes = smoke
     ? { links: 2_000, timers: 5_000, payments: 2_000, deliveries: 300, seconds }
     : { links: 100_000, timers: 1_000_000, payments: 1_000_000, deliveries: 20_000, seconds };
-  return { smoke, keep: argv.includes("--keep"), only, sizes };
+  // The smoke pass `npm test` runs must stay quick, so it builds and runs no base unless asked to.
+  const baseArg = value("--base");
+  if (argv.includes("--base") && (baseArg === undefined || baseArg.startsWith("--"))) throw new Error("--base needs a REF or none");
+  const baseRef = baseArg ?? (smoke ? "none" : "HEAD~1");
+  return { smoke, keep: argv.includes("--keep"), only, sizes, baseRef: baseRef === "none" ? null : baseRef };
 }
 
 const fmt = (n: number | undefined, digits = 0) =>
   n === undefined || Number.isNaN(n) ? "" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
-async function main(): Promise<void> {
-  const o = options(process.argv.slice(2));
-  if (!existsSync("dist/kasa")) throw new Error("dist/kasa is missing: run `npm run bench` (it builds first)");
-  ensureWrk();
-  mkdirSync("bench", { recursive: true });
-  // Inside the project, so the ceiling scripts resolve the project's own node_modules.
-  const dir = mkdtempSync(join("bench", "run-"));
-  const ctx: s.RunContext = { dir, limitsFile: raisedLimitsFile(dir, BUDGET_NAMES), sizes: o.sizes, nowMs: Date.now() };
-  const quiet = { ms: o.smoke ? 0 : 60_000 };
-  const results: Record<string, Figure & { label: string; busyBefore: number }> = {};
-  for (const row of ROWS.filter((r) => o.only === null || o.only.includes(r.id) || r.against === null)) {
+type Result = Figure & { label: string; busyBefore: number; ratio?: number };
+
+/** One line of a failure, short enough for the verdict: the base may refuse a newer schema or flag. */
+const firstLine = (error: unknown) =>
+  String(error instanceof Error ? error.message : error)
+    .split("\n")[0]!
+    .slice(0, 160);
+
+/**
+ * Runs the selected rows; each kasa row then runs again on the base binary, right after, so both
+ * figures see the same machine. A base that fails a scenario is recorded, not fatal: an older
+ * binary may lack a flag or refuse a database this tree's store seeded with a newer schema.
+ */
+async function measure(rows: Row[], ctx: s.RunContext, base: Base | null, quiet: { ms: number }) {
+  const results: Record<string, Result> = {};
+  const baseResults: Record<string, BaseResult> = {};
+  for (const row of rows) {
     const busyBefore = await waitForQuiet(quiet);
     process.stderr.write(`[bench] ${row.id}\n`);
     results[row.id] = { ...(await row.run(ctx)), busyBefore, label: row.label };
+    if (base === null || !row.kasa) continue;
+    await waitForQuiet(quiet);
+    process.stderr.write(`[bench] ${row.id} on the base (${base.ref} = ${base.short})\n`);
+    try {
+      baseResults[row.id] = await row.run({ ...ctx, binary: base.binary });
+    } catch (error) {
+      process.stderr.write(`[bench] ${row.id} failed on the base: ${String(error instanceof Error ? error.message : error).trim()}\n`);
+      baseResults[row.id] = { error: firstLine(error) };
+    }
   }
+  return { results, baseResults };
+}
+
+/** The main table, unchanged by the base comparison: each figure over the ceiling beside it. */
+function mainTable(results: Record<string, Result>): string[] {
   const ceilingOf = { http: "ceiling-http", naive: "ceiling-naive", scan: "startup-scan", create: "create-payment" } as const;
   const lines = ["| figure | value | p99 ms | server µs/op | busy before | vs | ratio |", "|---|---:|---:|---:|---:|---|---:|"];
   for (const row of ROWS) {
@@ -138,12 +173,42 @@ async function main(): Promise<void> {
     lines.push(
       `| ${row.label} | ${shown} | ${fmt(r.p99Ms, 1)} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.busyBefore * 100)}% | ${row.against ?? ""} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}x`} |`,
     );
-    results[row.id] = { ...r, ...(ratio === undefined ? {} : { ratio }) } as never;
+    if (ratio !== undefined) r.ratio = ratio;
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  if (!existsSync("dist/kasa")) throw new Error("dist/kasa is missing: run `npm run bench` (it builds first)");
+  // Built (or taken from the cache) before any measuring, so a bad ref fails in seconds.
+  const base = o.baseRef === null ? null : baseBinary(o.baseRef);
+  ensureWrk();
+  mkdirSync("bench", { recursive: true });
+  // Inside the project, so the ceiling scripts resolve the project's own node_modules.
+  const dir = mkdtempSync(join("bench", "run-"));
+  const limitsFile = raisedLimitsFile(dir, BUDGET_NAMES);
+  const ctx: s.RunContext = { dir, limitsFile, sizes: o.sizes, nowMs: Date.now(), binary: resolve("dist/kasa") };
+  const selected = ROWS.filter((r) => o.only === null || o.only.includes(r.id) || r.against === null);
+  const { results, baseResults } = await measure(selected, ctx, base, { ms: o.smoke ? 0 : 60_000 });
+  const lines = mainTable(results);
+  let comparison: ReturnType<typeof compare> | null = null;
+  if (base === null) {
+    lines.push("", `vs base: not compared (${o.smoke ? "a --smoke pass compares only with --base REF" : "--base none"})`);
+  } else {
+    comparison = compare(
+      selected.filter((r) => r.kasa),
+      results,
+      baseResults,
+      base,
+    );
+    lines.push("", ...comparison.table, "", comparison.verdict);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
+  const baseJson = base === null ? null : { ...base, results: baseResults, misses: comparison?.misses, verdict: comparison?.verdict };
   writeFileSync(
     join("bench", "results.json"),
-    `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, results }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, results, base: baseJson }, null, 2)}\n`,
   );
   if (!o.keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -1,14 +1,16 @@
 import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
-import { BENCH_KEY, TERMINAL, seedDb, type BenchSeed } from "./seed-db";
+import { BENCH_KEY, TERMINAL, seedDb, seededCopy, type BenchSeed } from "./seed-db";
 import { HOST, cpuSeconds, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
-// kasa's scenarios: each starts `dist/kasa serve` on a database seeded for it, with every rate
+// kasa's scenarios: each starts `ctx.binary serve` on a database seeded for it, with every rate
 // budget raised by a --limits file, and drives it on loopback. A scenario is one row of the table.
+// The binary is a parameter so the same scenario can run against this tree's dist/kasa and against
+// the base commit's binary (base-binary.ts), each on its own copy of the same seeded database.
 
 export type Sizes = { links: number; timers: number; payments: number; deliveries: number; seconds: number };
-export type RunContext = { dir: string; limitsFile: string; sizes: Sizes; nowMs: number };
+export type RunContext = { dir: string; limitsFile: string; sizes: Sizes; nowMs: number; binary: string };
 
 type Kasa = { base: string; proc: Proc; startMs: number };
 
@@ -16,7 +18,7 @@ async function startKasa(ctx: RunContext, db: string): Promise<Kasa> {
   const port = await freePort();
   const base = `http://${HOST}:${port}`;
   const started = performance.now();
-  const proc = startProcess("dist/kasa", [
+  const proc = startProcess(ctx.binary, [
     "serve",
     "--db",
     db,
@@ -47,7 +49,7 @@ async function load(
   seed: BenchSeed,
   prepare: (k: Kasa) => Promise<{ path: string; script: string | null }>,
 ): Promise<Figure> {
-  const k = await startKasa(ctx, await seedDb(ctx.dir, `db-${Math.random().toString(36).slice(2)}`, ctx.nowMs, seed));
+  const k = await startKasa(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));
   try {
     const { path, script } = await prepare(k);
     await wrk(`${k.base}${path}`, 1, script, ctx.dir);
@@ -113,7 +115,7 @@ export const createLinks = (ctx: RunContext) =>
 
 /** Create, handoff, ACS, callback with capture, 303 to the return URL: 64 buyers at a time. */
 export async function fullFlows(ctx: RunContext): Promise<Figure> {
-  const k = await startKasa(ctx, await seedDb(ctx.dir, "flows", ctx.nowMs));
+  const k = await startKasa(ctx, await seededCopy(ctx.dir, ctx.nowMs, {}));
   try {
     // Redirects are the client's to follow (never fetch's): the last one leaves for the return URL.
     const client = formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [k.base]);
@@ -177,7 +179,9 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
       return new Response(null, { status: 204 });
     },
   });
-  const db = await seedDb(ctx.dir, "webhooks", ctx.nowMs, { deliveries: ctx.sizes.deliveries, webhookUrl: `http://${HOST}:${port}/hooks` });
+  // Seeded afresh per binary rather than copied: the receiver's port is in the database.
+  const name = `webhooks-${Math.random().toString(36).slice(2)}`;
+  const db = await seedDb(ctx.dir, name, ctx.nowMs, { deliveries: ctx.sizes.deliveries, webhookUrl: `http://${HOST}:${port}/hooks` });
   const k = await startKasa(ctx, db);
   try {
     const t0 = performance.now();
@@ -194,7 +198,7 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
 
 /** Start-up on a database with `timers` open links (pending expiry timers): time to first answer and memory. */
 export async function startupWithTimers(ctx: RunContext): Promise<{ figure: Figure; db: string }> {
-  const db = await seedDb(ctx.dir, "timers", ctx.nowMs, { links: ctx.sizes.timers });
+  const db = await seededCopy(ctx.dir, ctx.nowMs, { links: ctx.sizes.timers });
   const k = await startKasa(ctx, db);
   try {
     return { figure: { seconds: k.startMs / 1000, mib: rssMiB(k.proc.pid) }, db };

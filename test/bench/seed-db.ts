@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
@@ -76,17 +76,21 @@ function seedFile(webhookUrl: string | null): SeedFile {
   }) as SeedFile;
 }
 
-async function inUnits(store: Store, count: number, write: (tx: Parameters<Parameters<Store["write"]>[0]>[0], i: number) => void) {
+async function inUnits(
+  store: Store,
+  count: number,
+  write: (tx: Parameters<Parameters<Store["write"]>[0]>[0], i: number) => Promise<unknown>,
+) {
   for (let start = 0; start < count; start += ROWS_PER_UNIT) {
-    await store.write((tx) => {
-      for (let i = start; i < Math.min(count, start + ROWS_PER_UNIT); i += 1) write(tx, i);
+    await store.write(async (tx) => {
+      for (let i = start; i < Math.min(count, start + ROWS_PER_UNIT); i += 1) await write(tx, i);
     });
   }
 }
 
 /** A database file at `dir/name.db` seeded for one scenario. */
-const quietRuntime = (store: Store, nowMs: number) =>
-  createRuntime({
+const quietRuntime = async (store: Store, nowMs: number) =>
+  await createRuntime({
     store,
     clock: { nowMs: () => nowMs },
     config: { mode: "serve", baseUrl: "http://127.0.0.1:9", trustProxy: false, allowPrivateWebhooks: false },
@@ -99,34 +103,37 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
   const store = await openStore(path);
   await applySeed(store, seedFile(s.webhookUrl ?? null), nowMs, () => "key_bench");
   const pad = (i: number) => String(i).padStart(12, "0");
-  await inUnits(store, s.links ?? 0, (tx, i) =>
-    tx.links.insert({
-      id: `pl_bench${pad(i)}`,
-      partnerId: PARTNER,
-      token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`,
-      partnerReference: i + 1,
-      terminalId: TERMINAL,
-      status: "pending",
-      amount: 10_000 + (i % 1000),
-      shareBps: 0,
-      description: `Order ${i}`,
-      redirectUrl: null,
-      allowedCounts: null,
-      items: null,
-      payerName: null,
-      attemptSeq: 0,
-      firstOpenedAtMs: null,
-      lastOpenedAtMs: null,
-      expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, s.links ?? 1)) * 7 * DAY_MS),
-      createdAtMs: nowMs - 3 * DAY_MS + i,
-      updatedAtMs: nowMs - 3 * DAY_MS + i,
-    }),
+  await inUnits(
+    store,
+    s.links ?? 0,
+    async (tx, i) =>
+      await tx.links.insert({
+        id: `pl_bench${pad(i)}`,
+        partnerId: PARTNER,
+        token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`,
+        partnerReference: i + 1,
+        terminalId: TERMINAL,
+        status: "pending",
+        amount: 10_000 + (i % 1000),
+        shareBps: 0,
+        description: `Order ${i}`,
+        redirectUrl: null,
+        allowedCounts: null,
+        items: null,
+        payerName: null,
+        attemptSeq: 0,
+        firstOpenedAtMs: null,
+        lastOpenedAtMs: null,
+        expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, s.links ?? 1)) * 7 * DAY_MS),
+        createdAtMs: nowMs - 3 * DAY_MS + i,
+        updatedAtMs: nowMs - 3 * DAY_MS + i,
+      }),
   );
-  if ((s.links ?? 0) > 0) await store.write((tx) => tx.partners.nextLinkReference(PARTNER));
+  if ((s.links ?? 0) > 0) await store.write(async (tx) => await tx.partners.nextLinkReference(PARTNER));
   const monthStartMs = startOfIstanbulMonthMs(nowMs);
-  await inUnits(store, s.payments ?? 0, (tx, i) => {
+  await inUnits(store, s.payments ?? 0, async (tx, i) => {
     const createdAtMs = Math.min(nowMs - 1_000, monthStartMs + Math.floor((i / Math.max(1, s.payments ?? 1)) * (nowMs - monthStartMs)));
-    tx.payments.insert({
+    await tx.payments.insert({
       code: `pay_bench${pad(i)}`,
       partnerId: PARTNER,
       terminalId: TERMINAL,
@@ -145,7 +152,7 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
       createdAtMs,
     });
     // Captured, as most of a month's payments are: still counted by the limits, no expiry timer.
-    tx.payments.markCaptured(
+    await tx.payments.markCaptured(
       `pay_bench${pad(i)}`,
       ["initiated"],
       {
@@ -160,22 +167,47 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
   });
   // A server that ran all month ran its day ends too: run them here, so the measured server starts
   // with nothing to catch up (a first start would settle the whole month inside the measurement).
-  if ((s.payments ?? 0) > 0) await runDueDayEnds(quietRuntime(store, nowMs).deps);
-  await inUnits(store, s.deliveries ?? 0, (tx, i) =>
-    tx.webhooks.insert({
-      id: `evt_bench${pad(i)}`,
-      partnerId: PARTNER,
-      type: "payment.captured",
-      occurredAtMs: nowMs - 1_000,
-      body: JSON.stringify({
+  if ((s.payments ?? 0) > 0) await runDueDayEnds((await quietRuntime(store, nowMs)).deps);
+  await inUnits(
+    store,
+    s.deliveries ?? 0,
+    async (tx, i) =>
+      await tx.webhooks.insert({
         id: `evt_bench${pad(i)}`,
+        partnerId: PARTNER,
         type: "payment.captured",
-        occurredAt: new Date(nowMs).toISOString(),
-        data: { paymentCode: `pay_bench${pad(i)}` },
+        occurredAtMs: nowMs - 1_000,
+        body: JSON.stringify({
+          id: `evt_bench${pad(i)}`,
+          type: "payment.captured",
+          occurredAt: new Date(nowMs).toISOString(),
+          data: { paymentCode: `pay_bench${pad(i)}` },
+        }),
       }),
-    }),
   );
   await store.close();
+  return path;
+}
+
+/** Seeded databases of this process, by directory, clock and seed, each seeded only once. */
+const pristine = new Map<string, string>();
+
+/**
+ * A fresh copy of a database seeded for `seed`: the binaries a run compares each start on a
+ * byte-identical file that no server has opened yet, and a month of payments is seeded once per
+ * run rather than once per binary. The WAL is copied too in case the seeding left one behind.
+ * Scenarios run one at a time, so the cache holds paths, never a seeding in progress.
+ */
+export async function seededCopy(dir: string, nowMs: number, seed: BenchSeed): Promise<string> {
+  const key = JSON.stringify([dir, nowMs, seed]);
+  let from = pristine.get(key);
+  if (from === undefined) {
+    from = await seedDb(dir, `seed-${pristine.size}`, nowMs, seed);
+    pristine.set(key, from);
+  }
+  const path = join(dir, `db-${Math.random().toString(36).slice(2)}.db`);
+  copyFileSync(from, path);
+  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${path}-wal`);
   return path;
 }
 

@@ -35,7 +35,7 @@ export async function startPanelKasa(): Promise<PanelKasa> {
     systemClock.nowMs(),
     () => `key_panel_browser_${++n}`,
   );
-  runtime = createRuntime({
+  runtime = await createRuntime({
     store,
     clock: new SandboxClock(0, systemClock),
     config: { mode: "sandbox", baseUrl: origin, trustProxy: false, allowPrivateWebhooks: true },

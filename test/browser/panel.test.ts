@@ -163,18 +163,19 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
 
   it("accepts a consent agreement and sees the hold lifted", async () => {
     // Registered only now: its hold would also block the refunds above (product 10).
-    await kasa.runtime.deps.store.write((tx) =>
-      tx.acceptance.upsertAgreement({
-        partnerId: "ptn_demo",
-        agreementCode: "KVKK",
-        version: "3",
-        agreementName: "Aydınlatma metni",
-        requirement: "consent",
-        kind: "renewal",
-        deadlineAtMs: kasa.runtime.deps.clock.nowMs() - 60_000,
-        acceptedAtMs: null,
-        createdAtMs: kasa.runtime.deps.clock.nowMs() - 120_000,
-      }),
+    await kasa.runtime.deps.store.write(
+      async (tx) =>
+        await tx.acceptance.upsertAgreement({
+          partnerId: "ptn_demo",
+          agreementCode: "KVKK",
+          version: "3",
+          agreementName: "Aydınlatma metni",
+          requirement: "consent",
+          kind: "renewal",
+          deadlineAtMs: kasa.runtime.deps.clock.nowMs() - 60_000,
+          acceptedAtMs: null,
+          createdAtMs: kasa.runtime.deps.clock.nowMs() - 120_000,
+        }),
     );
     expect((await api(kasa, "GET", "/v1/payment-acceptance")).json.acceptingPayments).toBe(false);
     await page.goto(`${kasa.baseUrl}/panel/acceptance`);

@@ -48,7 +48,7 @@ export async function startKasa(): Promise<Kasa> {
     () => `key_browser_${Math.random().toString(36).slice(2)}`,
   );
   const log = memoryLog();
-  runtime = createRuntime({
+  runtime = await createRuntime({
     store,
     clock: systemClock,
     config: { mode: "sandbox", baseUrl: origin, trustProxy: false, allowPrivateWebhooks: true },

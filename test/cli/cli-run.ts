@@ -81,8 +81,8 @@ export async function runError(cmd: AnyCommand, rawArgs: string[]): Promise<{ me
 export async function addMoneyRows(db: string): Promise<void> {
   const store = await openStore(db);
   try {
-    await store.write((tx) => {
-      tx.links.insert({
+    await store.write(async (tx) => {
+      await tx.links.insert({
         id: "pl_cli0000000000000001",
         partnerId: "ptn_test",
         token: "tok_cli",
@@ -111,7 +111,7 @@ export async function addMoneyRows(db: string): Promise<void> {
         returnUrl: null,
         expiresAtMs: T0 + 1_800_000,
       };
-      tx.payments.insert({
+      await tx.payments.insert({
         ...base,
         code: "pay_cli0000000000000001",
         partnerId: "ptn_test",
@@ -124,7 +124,7 @@ export async function addMoneyRows(db: string): Promise<void> {
         paymentRef: "ref_secret_1",
         createdAtMs: T0,
       });
-      tx.payments.insert({
+      await tx.payments.insert({
         ...base,
         code: "pay_cli0000000000000002",
         partnerId: "ptn_test",
@@ -137,7 +137,7 @@ export async function addMoneyRows(db: string): Promise<void> {
         paymentRef: "ref_secret_2",
         createdAtMs: T0 + 1000,
       });
-      tx.payments.insert({
+      await tx.payments.insert({
         ...base,
         code: "pay_cli0000000000000003",
         terminalId: "T-OTHER",
@@ -159,8 +159,8 @@ export async function addMoneyRows(db: string): Promise<void> {
         appliedRateBps: 199,
         appliedFixedFee: null,
       };
-      tx.payments.markThreeDStarted("pay_cli0000000000000001", ["initiated"], card, T0 + 10_000);
-      tx.payments.markCaptured(
+      await tx.payments.markThreeDStarted("pay_cli0000000000000001", ["initiated"], card, T0 + 10_000);
+      await tx.payments.markCaptured(
         "pay_cli0000000000000001",
         ["initiated"],
         { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-03-03", bankReference: "BR1", authCode: "A1" },

@@ -26,7 +26,7 @@ describe("product 23: the CLI escapes control characters in partner-supplied tex
   it("kasa partners list and show print a hostile partner name inert, on its own row", async () => {
     const db = await seededDb();
     const store = await openStore(db);
-    await store.write((tx) => tx.partners.upsert({ ...tx.partners.get("ptn_test")!, name: HOSTILE }));
+    await store.write(async (tx) => await tx.partners.upsert({ ...(await tx.partners.get("ptn_test"))!, name: HOSTILE }));
     await store.close();
     for (const args of [["list"], ["show", "ptn_test"]]) {
       const text = await runHuman(partnersCommand, [...args, "--db", db]);

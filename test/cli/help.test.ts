@@ -14,7 +14,7 @@ async function leaves(cmd: CommandDef<any>, path: string): Promise<Leaf[]> {
     typeof x === "function" ? await (x as () => T)() : await x;
   const subs = cmd.subCommands ? await resolve(cmd.subCommands) : undefined;
   if (!subs || Object.keys(subs).length === 0) {
-    const meta = cmd.meta ? await resolve(cmd.meta) : undefined;
+    const meta = await resolve(cmd.meta);
     return [{ path, description: meta?.description ?? "" }];
   }
   const nested = await Promise.all(Object.entries(subs).map(async ([name, sub]) => leaves(await resolve(sub as never), `${path} ${name}`)));

@@ -125,7 +125,7 @@ describe("product 19 kasa backup", () => {
     let n = 0;
     let writing = true;
     const load = (async () => {
-      while (writing) await writer.write((tx) => tx.meta.set(`load.${++n}`, "x"));
+      while (writing) await writer.write(async (tx) => await tx.meta.set(`load.${++n}`, "x"));
     })();
     const file = join(dirname(db), "backup.db");
     await runJson(backupCommand, [file, "--db", db]);
@@ -185,10 +185,10 @@ describe("product 19 kasa restore", () => {
     const file = join(dirname(db), "b.db");
     await runJson(backupCommand, [file, "--db", db]);
     const server = await openStore(db);
-    await server.write((tx) => tx.meta.set("marker", "live"));
+    await server.write(async (tx) => await tx.meta.set("marker", "live"));
     const err = await runError(restoreCommand, [file, "--db", db]);
     expect(err).toEqual({ exitCode: 1, message: `${db} is in use (stop kasa before restoring)` });
-    expect(server.q.meta.get("marker")).toBe("live");
+    expect(await server.q.meta.get("marker")).toBe("live");
     await server.close();
   });
 

@@ -69,8 +69,8 @@ describe("product 19: secrets at rest", () => {
     await runJson(seedCommand, [f.seed, "--db", f.db, "--master-key-file", f.key]);
     expect(clearSecretsIn(f.db)).toEqual([]);
     const store = await openStore(f.db, { masterKey: parseMasterKey(readFileSync(f.key, "utf8")) });
-    expect(store.q.partners.get("ptn_test")?.webhookSecret).toBe(WEBHOOK_SECRET);
-    expect(JSON.parse(store.q.catalog.connection("vpos-est")?.bankConfig ?? "{}")).toMatchObject({
+    expect((await store.q.partners.get("ptn_test"))?.webhookSecret).toBe(WEBHOOK_SECRET);
+    expect(JSON.parse((await store.q.catalog.connection("vpos-est"))?.bankConfig ?? "{}")).toMatchObject({
       apiPassword: API_PASSWORD,
       storeKey: STORE_KEY,
     });
@@ -121,7 +121,7 @@ describe("product 19: secrets at rest", () => {
     expect(out.rotated).toBe(2);
     expect((await runError(partnersCommand, ["list", "--db", f.db, "--master-key-file", f.key])).message).toMatch(/^wrong master key/);
     const store = await openStore(f.db, { masterKey: parseMasterKey(readFileSync(f.key2, "utf8")) });
-    expect(store.q.partners.get("ptn_test")?.webhookSecret).toBe(WEBHOOK_SECRET);
+    expect((await store.q.partners.get("ptn_test"))?.webhookSecret).toBe(WEBHOOK_SECRET);
     await store.close();
     expect(clearSecretsIn(f.db)).toEqual([]);
   });
@@ -141,8 +141,8 @@ describe("product 19: secrets at rest", () => {
     const f = files();
     await runJson(seedCommand, [f.seed, "--db", f.db]);
     const store = await openStore(f.db);
-    expect(() => refuseClearBankSecrets(store, null)).toThrow(/connection vpos-est uses a real bank \(est\)/);
-    expect(() => refuseClearBankSecrets(store, parseMasterKey(readFileSync(f.key, "utf8")))).not.toThrow();
+    await expect(refuseClearBankSecrets(store, null)).rejects.toThrow(/connection vpos-est uses a real bank \(est\)/);
+    await expect(refuseClearBankSecrets(store, parseMasterKey(readFileSync(f.key, "utf8")))).resolves.toBeUndefined();
     await store.close();
   });
 });

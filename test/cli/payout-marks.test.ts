@@ -54,7 +54,7 @@ async function pendingEstBatch(): Promise<string> {
 async function outbox(db: string): Promise<string[]> {
   const store = await openStore(db);
   try {
-    return store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 }).map((d) => JSON.parse(d.body).type as string);
+    return (await store.q.webhooks.list({ partnerId: "ptn_test", status: null, limit: 100 })).map((d) => JSON.parse(d.body).type as string);
   } finally {
     await store.close();
   }

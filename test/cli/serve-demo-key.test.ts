@@ -30,7 +30,7 @@ async function sandboxDb(): Promise<{ db: string; keyId: string }> {
     0,
     () => `key_demo${++n}`,
   );
-  const keyId = store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)))!.id;
+  const keyId = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))!.id;
   await store.close();
   return { db, keyId };
 }
@@ -54,7 +54,7 @@ describe("product 23: serve refuses the published demo key", () => {
     const { db, keyId } = await sandboxDb();
     if (revoke) await runJson(keysCommand, ["revoke", keyId, "--db", db]);
     const store = await openStore(db);
-    expect(() => refuseDemoKey(store, { mode, db, allowDemoKey })).not.toThrow();
+    await expect(refuseDemoKey(store, { mode, db, allowDemoKey })).resolves.toBeUndefined();
     await store.close();
   });
 });

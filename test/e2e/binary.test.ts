@@ -49,8 +49,8 @@ describe("issue 2 end to end: the compiled binary", () => {
     // The sandbox made its own master key beside the database (product 19): the partner row's secret is sealed.
     const store = await openStore(db, { masterKey: parseMasterKey(readFileSync(`${db}.key`, "utf8")) });
     expect(store.db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-    expect(store.q.partners.get("ptn_demo")?.name).toBe("Demo Shop");
-    expect(store.q.panelUsers.byEmail("demo@kasa.test")?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect((await store.q.partners.get("ptn_demo"))?.name).toBe("Demo Shop");
+    expect((await store.q.panelUsers.byEmail("demo@kasa.test"))?.passwordHash).toMatch(/^\$argon2id\$/);
     await store.close();
   });
 

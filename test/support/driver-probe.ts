@@ -11,9 +11,9 @@ export async function probeDriver(driver: "bun" | "node") {
   let n = 0;
   await applySeed(store, parseSeed(TEST_SEED), 1_763_000_000_000, () => `key_${++n}`);
   await Promise.all([
-    store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
-    store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
-    store.write((tx) => tx.acceptance.setHold({ partnerId: "ptn_other", reason: "admin_hold", sinceMs: 5 })),
+    store.write(async (tx) => await tx.partners.nextLinkReference("ptn_test")),
+    store.write(async (tx) => await tx.partners.nextLinkReference("ptn_test")),
+    store.write(async (tx) => await tx.acceptance.setHold({ partnerId: "ptn_other", reason: "admin_hold", sinceMs: 5 })),
   ]);
   const schema = store.db
     .prepare("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
@@ -21,12 +21,12 @@ export async function probeDriver(driver: "bun" | "node") {
   const result = {
     schema,
     userVersion: store.db.prepare("PRAGMA user_version").get(),
-    partners: store.q.partners.list(),
-    terminals: store.q.catalog.terminals(null),
-    bins: ["40000011", "40000055", "99999999"].map((b) => store.q.catalog.bin(b) ?? null),
-    keys: store.q.apiKeys.list(null),
-    holds: store.q.acceptance.holds("ptn_other"),
-    nextRef: await store.write((tx) => tx.partners.nextLinkReference("ptn_test")),
+    partners: await store.q.partners.list(),
+    terminals: await store.q.catalog.terminals(null),
+    bins: await Promise.all(["40000011", "40000055", "99999999"].map(async (b) => (await store.q.catalog.bin(b)) ?? null)),
+    keys: await store.q.apiKeys.list(null),
+    holds: await store.q.acceptance.holds("ptn_other"),
+    nextRef: await store.write(async (tx) => await tx.partners.nextLinkReference("ptn_test")),
   };
   await store.close();
   return result;

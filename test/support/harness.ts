@@ -1,5 +1,6 @@
 import { ManualClock, SandboxClock } from "../../src/clock";
-import type { Config } from "../../src/deps";
+import type { Config, Deps } from "../../src/deps";
+import type { TimerModule } from "../../src/timer-modules";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/budgets";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
@@ -108,7 +109,7 @@ export async function harness(opts: HarnessOptions = {}) {
       signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
       Promise.resolve(runtime.app.request(url, init)).then(resolve, reject);
     });
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     store,
     clock: serviceClock,
     config,
@@ -140,3 +141,10 @@ export async function harness(opts: HarnessOptions = {}) {
 }
 
 export type Harness = Awaited<ReturnType<typeof harness>>;
+
+/** A timer module's pending instances as an array (its source may be paged, product 19). */
+export async function pendingTimers(m: TimerModule, deps: Deps): Promise<Array<{ key: string; dueAtMs: number }>> {
+  const out: Array<{ key: string; dueAtMs: number }> = [];
+  for await (const t of await m.pending(deps)) out.push(t);
+  return out;
+}

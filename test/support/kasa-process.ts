@@ -28,11 +28,11 @@ export type ProcessOptions = {
 export async function kasaProcess(opts: ProcessOptions) {
   const store = await openStore(opts.path);
   const mode = opts.mode ?? "serve";
-  const clock: Clock = mode === "sandbox" ? sandboxClockFor(store, opts.clock) : opts.clock;
+  const clock: Clock = mode === "sandbox" ? await sandboxClockFor(store, opts.clock) : opts.clock;
   if (opts.seed) await applySeed(store, parseSeed(opts.seed), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const log = memoryLog();
   const config: Config = { mode, baseUrl: BASE, trustProxy: true, allowPrivateWebhooks: true };
-  const runtime = createRuntime({
+  const runtime = await createRuntime({
     store,
     clock,
     config,

@@ -11,16 +11,16 @@ type AcceptDeps = Pick<Deps, "store" | "clock">;
 
 /** Every pending version of the code, as the operator's command always did. */
 export async function acceptAgreement(deps: AcceptDeps, partnerId: string, code: string): Promise<void> {
-  if (!deps.store.q.acceptance.agreements(partnerId).some((a) => a.agreementCode === code))
+  if (!(await deps.store.q.acceptance.agreements(partnerId)).some((a) => a.agreementCode === code))
     fail("not_found", `unknown agreement ${code} for ${partnerId}`);
-  await deps.store.write((tx) => tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));
+  await deps.store.write(async (tx) => await tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));
 }
 
 export async function acceptConsentAgreement(deps: AcceptDeps, partnerId: string, code: string, version: string): Promise<AgreementRow> {
-  const agreement = deps.store.q.acceptance.agreement(partnerId, code, version);
+  const agreement = await deps.store.q.acceptance.agreement(partnerId, code, version);
   if (!agreement) fail("not_found", `agreement ${code} v${version} not found`);
   if (agreement.requirement !== "consent") fail("forbidden", "a wet_signature agreement is accepted by the operator once signed on paper");
   if (agreement.acceptedAtMs !== null) return agreement;
   await acceptAgreement(deps, partnerId, code);
-  return deps.store.q.acceptance.agreement(partnerId, code, version) ?? agreement;
+  return (await deps.store.q.acceptance.agreement(partnerId, code, version)) ?? agreement;
 }

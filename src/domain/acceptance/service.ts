@@ -19,11 +19,14 @@ export type Acceptance = {
  * agreement has a deadline, effective from the earliest such deadline; an unaccepted agreement
  * without a deadline is listed among the agreements but never blocks payments.
  */
-export function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number): Acceptance {
-  const holds: HoldView[] = q.acceptance
-    .holds(partner.id)
-    .map((h) => ({ reason: h.reason, effective: true, effectiveAtMs: h.sinceMs, sinceMs: h.sinceMs }));
-  const pending = q.acceptance.agreements(partner.id).filter((a) => a.acceptedAtMs === null);
+export async function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number): Promise<Acceptance> {
+  const holds: HoldView[] = (await q.acceptance.holds(partner.id)).map((h) => ({
+    reason: h.reason,
+    effective: true,
+    effectiveAtMs: h.sinceMs,
+    sinceMs: h.sinceMs,
+  }));
+  const pending = (await q.acceptance.agreements(partner.id)).filter((a) => a.acceptedAtMs === null);
   const dated = pending.filter((a) => a.deadlineAtMs !== null);
   if (dated.length > 0) {
     const earliest = Math.min(...dated.map((a) => a.deadlineAtMs!));
@@ -43,6 +46,6 @@ export function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number): Acce
  * The same rule as `acceptanceOf(...).acceptingPayments`, asked as one EXISTS query because it
  * runs inside every create's unit of work (issue 11: reading both lists was ~20% of a create).
  */
-export function assertAcceptingPayments(q: Repos, partner: PartnerRow, nowMs: number): void {
-  if (partner.status !== "active" || q.acceptance.blocksPayments(partner.id, nowMs)) fail("partner_not_active");
+export async function assertAcceptingPayments(q: Repos, partner: PartnerRow, nowMs: number): Promise<void> {
+  if (partner.status !== "active" || (await q.acceptance.blocksPayments(partner.id, nowMs))) fail("partner_not_active");
 }

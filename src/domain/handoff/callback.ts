@@ -28,11 +28,11 @@ type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { k
  * never sent again; a capture approved after the payment could no longer take it is voided.
  */
 export async function completeCallback(deps: Deps, attemptId: string, callback: BankCallback): Promise<CallbackOutcome> {
-  const attempt = deps.store.q.attempts.get(attemptId);
+  const attempt = await deps.store.q.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
-  const opened = deps.store.q.payments.get(attempt.paymentCode);
+  const opened = await deps.store.q.payments.get(attempt.paymentCode);
   invariant(opened, `attempt ${attemptId} refers to a missing payment`);
-  const bank = bankOf(deps, opened.connectionId);
+  const bank = await bankOf(deps, opened.connectionId);
   const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
   const verified = await bank.verifyCallback(callback, context);
   if (!verified.ok) {
@@ -40,13 +40,13 @@ export async function completeCallback(deps: Deps, attemptId: string, callback: 
     deps.log.warn("bank callback refused", { attemptId, bank: bank.bank, reason: verified.reason ?? "not genuine" });
     return { kind: "rejected" };
   }
-  const closed = await deps.store.write((tx) => closeAttempt(tx, deps, attemptId, verified.authenticated, deps.clock.nowMs()));
+  const closed = await deps.store.write(async (tx) => await closeAttempt(tx, deps, attemptId, verified.authenticated, deps.clock.nowMs()));
   if (closed.kind === "rejected") return closed;
   if (closed.kind === "done") return redirectOf(closed.payment, "failed");
   const { payment } = closed;
   const input: CaptureInput = { attemptId, amount: payment.amount, installment: payment.installment, bankProfile: verified.bankProfile };
   const captured = await whileCapturing(deps, attemptId, () => captureOnce(deps, bank, input));
-  const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
+  const recorded = await deps.store.write(async (tx) => await recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
   if (recorded === "voiding") await voidLateCapture(deps, attemptId);
   return redirectOf(payment, recorded);
 }
@@ -65,33 +65,33 @@ async function captureOnce(deps: Deps, bank: BankGateway, input: CaptureInput): 
  * here, the timer may not have run yet), is not captured: the attempt is closed as failed.
  * Authenticated: the attempt moves to capturing, the one Auth is claimed and its check opened.
  */
-function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: boolean, nowMs: number): Closed {
-  const attempt = tx.attempts.get(attemptId);
+async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: boolean, nowMs: number): Promise<Closed> {
+  const attempt = await tx.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
-  const found = tx.payments.get(attempt.paymentCode);
+  const found = await tx.payments.get(attempt.paymentCode);
   invariant(found, `attempt ${attemptId} refers to a missing payment`);
-  const payment = expireIfDue(tx, deps, found, nowMs);
+  const payment = await expireIfDue(tx, deps, found, nowMs);
   if (payment.status !== "initiated") {
-    tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
+    await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     return { kind: "done", payment };
   }
   // Product 23: a link cancelled or expired while the buyer was at the bank takes no capture.
-  if (isLinkClosedFor(tx, deps, payment, nowMs)) {
-    tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
-    failPayment(tx, deps, payment, nowMs);
+  if (await isLinkClosedFor(tx, deps, payment, nowMs)) {
+    await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
+    await failPayment(tx, deps, payment, nowMs);
     return { kind: "done", payment };
   }
   if (!authenticated) {
     const t = ATTEMPT_TRANSITIONS.rejectAuthentication;
-    tx.attempts.move(attemptId, t.from, t.to, nowMs);
-    failPayment(tx, deps, payment, nowMs);
+    await tx.attempts.move(attemptId, t.from, t.to, nowMs);
+    await failPayment(tx, deps, payment, nowMs);
     return { kind: "done", payment };
   }
   const t = ATTEMPT_TRANSITIONS.authenticate;
-  invariant(tx.attempts.move(attemptId, t.from, t.to, nowMs), "an attempt read as acs in this unit can be closed");
-  invariant(tx.bank.claimAuth(attemptId, nowMs), `attempt ${attemptId}: a capture was claimed before`);
+  invariant(await tx.attempts.move(attemptId, t.from, t.to, nowMs), "an attempt read as acs in this unit can be closed");
+  invariant(await tx.bank.claimAuth(attemptId, nowMs), `attempt ${attemptId}: a capture was claimed before`);
   const dueAtMs = nowMs + CAPTURE_CHECK_FIRST_MS;
-  tx.bank.openCheck(
+  await tx.bank.openCheck(
     { attemptId, connectionId: payment.connectionId, kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
     nowMs,
   );

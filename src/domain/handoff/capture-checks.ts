@@ -12,7 +12,7 @@ import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, while
 export const captureCheckTimer: TimerModule = {
   kind: CAPTURE_CHECK_TIMER,
   handler: (deps) => async (attemptId, dueAtMs) => {
-    const check = deps.store.q.bank.check(attemptId);
+    const check = await deps.store.q.bank.check(attemptId);
     if (!check || check.dueAtMs === null) return;
     const due = Math.max(dueAtMs, check.dueAtMs);
     if (deps.clock.nowMs() < due) {
@@ -24,16 +24,16 @@ export const captureCheckTimer: TimerModule = {
       return;
     }
     if (check.kind === "void") return voidLateCapture(deps, attemptId);
-    const attempt = deps.store.q.attempts.get(attemptId);
-    const payment = attempt && deps.store.q.payments.get(attempt.paymentCode);
+    const attempt = await deps.store.q.attempts.get(attemptId);
+    const payment = attempt && (await deps.store.q.payments.get(attempt.paymentCode));
     if (!attempt || !payment || attempt.status !== "capturing") {
-      await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, "failed", deps.clock.nowMs()));
+      await deps.store.write(async (tx) => void (await tx.bank.finishCheck(attemptId, "failed", deps.clock.nowMs())));
       return;
     }
     const input = { attemptId, amount: check.amount, installment: payment.installment, bankProfile: "" };
-    const result = await whileCapturing(deps, attemptId, () => bankOf(deps, check.connectionId).captureStatus(input));
-    const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
+    const result = await whileCapturing(deps, attemptId, async () => await (await bankOf(deps, check.connectionId)).captureStatus(input));
+    const recorded = await deps.store.write(async (tx) => await recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
     if (recorded === "voiding") await voidLateCapture(deps, attemptId);
   },
-  pending: (deps) => deps.store.q.bank.openChecks().map((c) => ({ key: c.attemptId, dueAtMs: c.dueAtMs ?? 0 })),
+  pending: async (deps) => (await deps.store.q.bank.openChecks()).map((c) => ({ key: c.attemptId, dueAtMs: c.dueAtMs ?? 0 })),
 };

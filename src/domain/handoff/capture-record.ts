@@ -51,37 +51,37 @@ export async function whileCapturing<T>(deps: Deps, attemptId: string, send: () 
 
 export const isCapturing = (deps: Deps, attemptId: string): boolean => inFlight.get(deps.store)?.has(attemptId) ?? false;
 
-export function recordCapture(
+export async function recordCapture(
   tx: Repos,
   deps: Deps,
   attemptId: string,
   before: PaymentRow,
   result: CaptureResult,
   nowMs: number,
-): CaptureRecorded {
-  const attempt = tx.attempts.get(attemptId);
+): Promise<CaptureRecorded> {
+  const attempt = await tx.attempts.get(attemptId);
   // Recorded already (by the check, after a restart): report what was recorded.
   if (!attempt || attempt.status !== "capturing") return attempt?.status === "captured" ? "captured" : "failed";
   if (result.approved === null) {
-    const check = tx.bank.check(attemptId);
+    const check = await tx.bank.check(attemptId);
     const dueAtMs = nextCheckAtMs(check?.tries ?? 0, nowMs);
-    tx.bank.retryCheck(attemptId, dueAtMs, nowMs);
+    await tx.bank.retryCheck(attemptId, dueAtMs, nowMs);
     rescheduleCheck(deps, attemptId, dueAtMs);
     deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
     return "pending";
   }
   // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
   // takes the path below of a capture that found its payment no longer initiated.
-  if (isLinkClosedFor(tx, deps, before, nowMs)) failPayment(tx, deps, tx.payments.get(before.code) ?? before, nowMs);
-  const payment = tx.payments.get(before.code) ?? before;
-  if (result.approved && capturePayment(tx, deps, payment, result, nowMs)) {
+  if (await isLinkClosedFor(tx, deps, before, nowMs)) await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
+  const payment = (await tx.payments.get(before.code)) ?? before;
+  if (result.approved && (await capturePayment(tx, deps, payment, result, nowMs))) {
     const t = ATTEMPT_TRANSITIONS.capture;
-    tx.attempts.move(attemptId, t.from, t.to, nowMs);
-    tx.bank.finishCheck(attemptId, "captured", nowMs);
+    await tx.attempts.move(attemptId, t.from, t.to, nowMs);
+    await tx.bank.finishCheck(attemptId, "captured", nowMs);
     return "captured";
   }
   const t = ATTEMPT_TRANSITIONS.rejectCapture;
-  tx.attempts.move(attemptId, t.from, t.to, nowMs);
+  await tx.attempts.move(attemptId, t.from, t.to, nowMs);
   if (result.approved) {
     // The window closed (or the link did) while the bank was capturing: the charge is voided.
     deps.log.warn("capture approved after the payment left initiated; voiding it", {
@@ -91,11 +91,11 @@ export function recordCapture(
       bankReference: result.bankReference,
     });
     const check = { attemptId, connectionId: payment.connectionId, amount: payment.amount, bankReference: result.bankReference };
-    tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
+    await tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
     return "voiding";
   }
-  tx.bank.finishCheck(attemptId, "failed", nowMs);
-  failPayment(tx, deps, payment, nowMs);
+  await tx.bank.finishCheck(attemptId, "failed", nowMs);
+  await failPayment(tx, deps, payment, nowMs);
   return "failed";
 }
 
@@ -104,18 +104,18 @@ export function recordCapture(
  * a void whose answer was lost is not taken for a decline. A decline is logged for an operator.
  */
 export async function voidLateCapture(deps: Deps, attemptId: string): Promise<void> {
-  const check = deps.store.q.bank.check(attemptId);
+  const check = await deps.store.q.bank.check(attemptId);
   if (!check || check.kind !== "void" || check.dueAtMs === null) return;
   invariant(check.bankReference !== null, `void check ${attemptId} has no capture reference`);
-  const bank = bankOf(deps, check.connectionId);
-  const payment = deps.store.q.attempts.get(attemptId);
-  const installment = payment ? (deps.store.q.payments.get(payment.paymentCode)?.installment ?? 1) : 1;
+  const bank = await bankOf(deps, check.connectionId);
+  const payment = await deps.store.q.attempts.get(attemptId);
+  const installment = payment ? ((await deps.store.q.payments.get(payment.paymentCode))?.installment ?? 1) : 1;
   const input = { attemptId, amount: check.amount, installment, bankProfile: "" };
   if (check.tries > 0) {
     const status = await bank.captureStatus(input);
     if (status.approved === false) {
       // Nothing is held at the bank any more (voided there, or never charged).
-      await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, "voided", deps.clock.nowMs()));
+      await deps.store.write(async (tx) => void (await tx.bank.finishCheck(attemptId, "voided", deps.clock.nowMs())));
       deps.log.warn("late capture voided", { attemptId, bankReference: check.bankReference, found: status.errMsg ?? null });
       return;
     }
@@ -129,7 +129,7 @@ export async function voidLateCapture(deps: Deps, attemptId: string): Promise<vo
   });
   if (result.status === "pending") return retryVoid(deps, attemptId, check.tries);
   const outcome = result.status === "approved" ? "voided" : "void_declined";
-  await deps.store.write((tx) => void tx.bank.finishCheck(attemptId, outcome, deps.clock.nowMs()));
+  await deps.store.write(async (tx) => void (await tx.bank.finishCheck(attemptId, outcome, deps.clock.nowMs())));
   const fields = { attemptId, bankReference: check.bankReference, procReturnCode: result.procReturnCode, errMsg: result.errMsg };
   if (outcome === "voided") deps.log.warn("late capture voided", fields);
   else deps.log.error("late capture: the bank refused the void; an operator must act", fields);
@@ -137,6 +137,6 @@ export async function voidLateCapture(deps: Deps, attemptId: string): Promise<vo
 
 async function retryVoid(deps: Deps, attemptId: string, tries: number): Promise<void> {
   const dueAtMs = nextCheckAtMs(tries, deps.clock.nowMs());
-  await deps.store.write((tx) => void tx.bank.retryCheck(attemptId, dueAtMs, deps.clock.nowMs()));
+  await deps.store.write(async (tx) => void (await tx.bank.retryCheck(attemptId, dueAtMs, deps.clock.nowMs())));
   rescheduleCheck(deps, attemptId, dueAtMs);
 }

@@ -41,41 +41,41 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *     payment_ref_expired (link expired) or 409 payment_prepare_already_started (another attempt
  *     in 3D, or the link cancelled or paid); not counted
  */
-export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): StartGranted | HandoffRefusal {
-  const found = tx.payments.byRef(input.paymentRef);
+export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): Promise<StartGranted | HandoffRefusal> {
+  const found = await tx.payments.byRef(input.paymentRef);
   if (!found) return refuse("payment_ref_invalid");
-  const payment = expireIfDue(tx, deps, found, nowMs);
+  const payment = await expireIfDue(tx, deps, found, nowMs);
   if (payment.status === "expired" || nowMs >= payment.expiresAtMs) return refuse("payment_ref_expired");
   if (payment.threeDStarted) return refuse("payment_prepare_already_started");
-  const partner = tx.partners.get(payment.partnerId);
+  const partner = await tx.partners.get(payment.partnerId);
   invariant(partner, `payment ${payment.code} refers to a missing partner`);
   if (payment.attemptsCounted >= partner.cardAttemptLimit) {
-    failPayment(tx, deps, payment, nowMs, PAYMENT_TRANSITIONS.exhaust);
+    await failPayment(tx, deps, payment, nowMs, PAYMENT_TRANSITIONS.exhaust);
     return refuse("card_attempt_limit_exceeded");
   }
-  if (payment.linkId !== null && linkCardAttemptsUsedUp(tx, payment.linkId)) return refuse("card_attempt_limit_exceeded");
+  if (payment.linkId !== null && (await linkCardAttemptsUsedUp(tx, payment.linkId))) return refuse("card_attempt_limit_exceeded");
   // Only an initiated payment can get here with its ref unused; anything else is settled.
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
-  const resolved = resolveForCard(tx, payment, partner, input.bin8);
+  const resolved = await resolveForCard(tx, payment, partner, input.bin8);
   if (resolved === null) return refuse("terminal_not_allowed");
   if (!resolved.connection.active) return refuse("virtual_pos_inactive");
-  if (!tx.catalog.psp(resolved.connection.pspId)?.active) return refuse("psp_inactive");
+  if (!(await tx.catalog.psp(resolved.connection.pspId))?.active) return refuse("psp_inactive");
   const charge = isChargeable(resolved.pricing, resolved.card, payment.installment);
   if (charge.outcome === "rejected") {
-    countAttempt(tx, deps, payment, nowMs);
+    await countAttempt(tx, deps, payment, nowMs);
     return refuse(charge.code, charge.code === "installment_not_allowed");
   }
   // Interface 7.5: the buyer sees a generic page; the code stays in the log, never on the page.
-  const limit = exceededConnectionLimit(tx, resolved.connection, payment.amount, nowMs, payment.code);
+  const limit = await exceededConnectionLimit(tx, resolved.connection, payment.amount, nowMs, payment.code);
   if (limit !== null) return refuse(limit, false);
   // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
-  const link = onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
+  const link = await onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
   if (link !== null && !link.moved)
     return refuse(link.link.status === "expired" ? "payment_ref_expired" : "payment_prepare_already_started");
   const attemptId = deps.ids.attemptId();
-  tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
+  await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
   const card = resolved.card;
-  const started = tx.payments.markThreeDStarted(
+  const started = await tx.payments.markThreeDStarted(
     payment.code,
     ATTEMPTABLE_STATUSES,
     {
@@ -93,9 +93,9 @@ export function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: numbe
 }
 
 /** The terminal as it stands now; null when it was deactivated or moved since the payment. */
-function resolveForCard(tx: Repos, payment: PaymentRow, partner: PartnerRow, bin8: string): ResolvedCard | null {
+async function resolveForCard(tx: Repos, payment: PaymentRow, partner: PartnerRow, bin8: string): Promise<ResolvedCard | null> {
   try {
-    return resolveCardForTerminal(tx, payment.terminalId, partner, bin8);
+    return await resolveCardForTerminal(tx, payment.terminalId, partner, bin8);
   } catch (error) {
     if (isApiError(error) && error.code === "terminal_not_allowed") return null;
     throw error;
@@ -103,8 +103,8 @@ function resolveForCard(tx: Repos, payment: PaymentRow, partner: PartnerRow, bin
 }
 
 /** A refusal that uses up one of the payment's card attempts (product 16). */
-function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): void {
-  tx.attempts.insert({ id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined", counted: true, createdAtMs: nowMs });
-  const counted = tx.payments.countAttempt(payment.code, ATTEMPTABLE_STATUSES, nowMs);
+async function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<void> {
+  await tx.attempts.insert({ id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined", counted: true, createdAtMs: nowMs });
+  const counted = await tx.payments.countAttempt(payment.code, ATTEMPTABLE_STATUSES, nowMs);
   invariant(counted, "an initiated payment without 3D started can count an attempt");
 }

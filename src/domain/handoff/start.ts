@@ -20,11 +20,11 @@ import { callbackUrlOf } from "./paths";
  * Exported for the payment-link pages, whose card form continues here with a link payment's ref.
  */
 export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
-  const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
+  const decision = await deps.store.write(async (tx) => await decideStart(tx, deps, input, deps.clock.nowMs()));
   if (decision.kind === "refused") return decision;
   const { payment, attemptId } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
-  const bank = bankOf(deps, payment.connectionId);
+  const bank = await bankOf(deps, payment.connectionId);
   const started = await bank.start3d({
     attemptId,
     amount: payment.amount,
@@ -34,7 +34,7 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
     returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
     nowMs: deps.clock.nowMs(),
   });
-  return deps.store.write((tx) => recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
+  return deps.store.write(async (tx) => await recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
 }
 
 /**
@@ -42,28 +42,28 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
  * bank answered has closed it, and then the ref has expired. A decline (payment_declined) counts,
  * keeps the payment initiated and frees the ref for another card (interface 3.2).
  */
-function recordStart(
+async function recordStart(
   tx: Repos,
   deps: Deps,
   granted: StartGranted,
   started: Start3dResult,
   gateOrigin: string,
   nowMs: number,
-): HandoffResult {
+): Promise<HandoffResult> {
   const { payment, attemptId } = granted;
   if (started.kind === "form") {
     const t = ATTEMPT_TRANSITIONS.toAcs;
-    if (!tx.attempts.move(attemptId, t.from, t.to, nowMs)) return refuse("payment_ref_expired");
+    if (!(await tx.attempts.move(attemptId, t.from, t.to, nowMs))) return refuse("payment_ref_expired");
     return { kind: "bank-form", action: started.action, fields: started.fields, gateOrigin };
   }
   const t = ATTEMPT_TRANSITIONS.decline;
-  if (tx.attempts.move(attemptId, t.from, t.to, nowMs, true)) releaseAfterDecline(tx, deps, payment, nowMs);
+  if (await tx.attempts.move(attemptId, t.from, t.to, nowMs, true)) await releaseAfterDecline(tx, deps, payment, nowMs);
   return refuse("payment_declined");
 }
 
-function releaseAfterDecline(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): void {
+async function releaseAfterDecline(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<void> {
   // The payment stays initiated (no transition row moves it); only the ref and the count change.
-  if (tx.payments.releaseThreeD(payment.code, ATTEMPTABLE_STATUSES, nowMs)) {
-    onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+  if (await tx.payments.releaseThreeD(payment.code, ATTEMPTABLE_STATUSES, nowMs)) {
+    await onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
   }
 }

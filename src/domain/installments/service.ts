@@ -25,12 +25,12 @@ export type OptionsQuote = { card: BinRow | null; pricing: TerminalPricing; opti
  * handoff-stage refusal (7.3, `virtual_pos_inactive` / `psp_inactive`) which clears when the
  * operator fixes it, while options describe what the terminal offers.
  */
-export function resolveTerminal(q: Repos, terminalId: string, partner: PartnerRow): ResolvedTerminal {
-  const terminal = q.catalog.terminal(terminalId);
+export async function resolveTerminal(q: Repos, terminalId: string, partner: PartnerRow): Promise<ResolvedTerminal> {
+  const terminal = await q.catalog.terminal(terminalId);
   if (!terminal || terminal.partnerId !== partner.id || !terminal.active) {
     fail("terminal_not_allowed", "terminalId: not an active terminal of this account");
   }
-  const connection = q.catalog.connection(terminal.connectionId);
+  const connection = await q.catalog.connection(terminal.connectionId);
   invariant(connection, `terminal ${terminal.id} refers to a missing connection`);
   return { terminal, connection, pricing: toTerminalPricing(terminal, connection, partner.installmentCap) };
 }
@@ -39,9 +39,9 @@ export function resolveTerminal(q: Repos, terminalId: string, partner: PartnerRo
  * The terminal, its connection, the card's BIN row (null when the BIN is not in the table) and
  * the pricing inputs, for options now and for the payment handoff later.
  */
-export function resolveCardForTerminal(q: Repos, terminalId: string, partner: PartnerRow, bin8: string): ResolvedCard {
-  const resolved = resolveTerminal(q, terminalId, partner);
-  return { ...resolved, card: q.catalog.bin(bin8) ?? null };
+export async function resolveCardForTerminal(q: Repos, terminalId: string, partner: PartnerRow, bin8: string): Promise<ResolvedCard> {
+  const resolved = await resolveTerminal(q, terminalId, partner);
+  return { ...resolved, card: (await q.catalog.bin(bin8)) ?? null };
 }
 
 /** Product 4 terminal + connection + the partner's cap, as the pure code reads them. */
@@ -59,8 +59,12 @@ export function toTerminalPricing(terminal: TerminalRow, connection: ConnectionR
 }
 
 /** Interface 4.8: options for a BIN at a terminal; 403 when the card's family is not allowed there. */
-export function quoteOptions(q: Repos, partner: PartnerRow, input: { terminalId: string; bin: string } & QuoteRequest): OptionsQuote {
-  const { card, pricing } = resolveCardForTerminal(q, input.terminalId, partner, input.bin);
+export async function quoteOptions(
+  q: Repos,
+  partner: PartnerRow,
+  input: { terminalId: string; bin: string } & QuoteRequest,
+): Promise<OptionsQuote> {
+  const { card, pricing } = await resolveCardForTerminal(q, input.terminalId, partner, input.bin);
   const result = guardAmounts(() => optionsForCard(pricing, card, toRequest(input)));
   if (result.outcome === "family_not_allowed") {
     fail("terminal_not_allowed", "bin: this card family is not allowed at the terminal");
@@ -69,8 +73,12 @@ export function quoteOptions(q: Repos, partner: PartnerRow, input: { terminalId:
 }
 
 /** Interface 4.9: the overview of a terminal, without a BIN. */
-export function quoteOverview(q: Repos, partner: PartnerRow, input: { terminalId: string } & QuoteRequest): InstallmentOverviewJson {
-  const { pricing } = resolveTerminal(q, input.terminalId, partner);
+export async function quoteOverview(
+  q: Repos,
+  partner: PartnerRow,
+  input: { terminalId: string } & QuoteRequest,
+): Promise<InstallmentOverviewJson> {
+  const { pricing } = await resolveTerminal(q, input.terminalId, partner);
   return guardAmounts(() => overviewFor(pricing, toRequest(input)));
 }
 

@@ -9,18 +9,21 @@ import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 // than one payment. Imports nothing from the payments engine, which calls into it (link-hooks.ts).
 
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
-export function hasPaymentInThreeD(tx: Repos, linkId: string): boolean {
-  return tx.linkCheckout.initiatedCodes(linkId).some((code) => tx.payments.get(code)?.threeDStarted === true);
+export async function hasPaymentInThreeD(tx: Repos, linkId: string): Promise<boolean> {
+  for (const code of await tx.linkCheckout.initiatedCodes(linkId)) {
+    if ((await tx.payments.get(code))?.threeDStarted === true) return true;
+  }
+  return false;
 }
 
 /**
  * Product 23: a link payment captures only while its link is still payable. True when the
  * payment's link was cancelled or has expired (expired here, in this unit, when due).
  */
-export function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, payment: PaymentRow, nowMs: number): boolean {
-  const link = payment.linkId === null ? undefined : tx.links.get(payment.linkId);
+export async function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, payment: PaymentRow, nowMs: number): Promise<boolean> {
+  const link = payment.linkId === null ? undefined : await tx.links.get(payment.linkId);
   if (!link) return false;
-  const status = expireLinkIfDue(tx, deps, link, nowMs).status;
+  const status = (await expireLinkIfDue(tx, deps, link, nowMs)).status;
   return status === "cancelled" || status === "expired";
 }
 
@@ -30,8 +33,8 @@ export function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, p
  * starts again with the next payment). Checked before a payment is made and again, in the same
  * unit that records the attempt, before any bank call.
  */
-export function linkCardAttemptsUsedUp(tx: Repos, linkId: string): boolean {
-  return tx.linkCheckout.cardAttempts(linkId) >= LINK_CARD_ATTEMPTS_MAX;
+export async function linkCardAttemptsUsedUp(tx: Repos, linkId: string): Promise<boolean> {
+  return (await tx.linkCheckout.cardAttempts(linkId)) >= LINK_CARD_ATTEMPTS_MAX;
 }
 
 /**
@@ -41,10 +44,10 @@ export function linkCardAttemptsUsedUp(tx: Repos, linkId: string): boolean {
  * tab that lost the race for the attempt) failing or expiring while the winner is at the bank,
  * which must not make the link payable for a second attempt.
  */
-export function failLinkAttempt(tx: Repos, deps: Pick<Deps, "ids" | "timers">, linkId: string, nowMs: number): LinkMove {
-  if (hasPaymentInThreeD(tx, linkId)) {
-    const link = tx.links.get(linkId);
+export async function failLinkAttempt(tx: Repos, deps: Pick<Deps, "ids" | "timers">, linkId: string, nowMs: number): Promise<LinkMove> {
+  if (await hasPaymentInThreeD(tx, linkId)) {
+    const link = await tx.links.get(linkId);
     if (link) return { moved: false, link };
   }
-  return markAttemptFailed(tx, deps, linkId, nowMs);
+  return await markAttemptFailed(tx, deps, linkId, nowMs);
 }

@@ -13,19 +13,19 @@ import { settleDuePayments } from "./payments";
  * of an open link sets lastOpenedAt (terminal links are left as they are). Null for an unknown token.
  */
 export async function openLink(deps: Deps, token: string): Promise<LinkRow | null> {
-  const found = getLinkByToken(deps.store.q, token);
+  const found = await getLinkByToken(deps.store.q, token);
   if (!found) return null;
-  return deps.store.write((tx) => {
+  return deps.store.write(async (tx) => {
     const nowMs = deps.clock.nowMs();
-    settleDuePayments(tx, deps, found.id, nowMs);
-    return markOpened(tx, deps, found.id, nowMs).link;
+    await settleDuePayments(tx, deps, found.id, nowMs);
+    return (await markOpened(tx, deps, found.id, nowMs)).link;
   });
 }
 
 /** The link as the step pages see it, expired first when due; no open is recorded. Null when unknown. */
 export async function currentLink(deps: Deps, token: string): Promise<LinkRow | null> {
-  const found = getLinkByToken(deps.store.q, token);
+  const found = await getLinkByToken(deps.store.q, token);
   if (!found) return null;
   if (!isLinkDue(found, deps.clock.nowMs())) return found;
-  return deps.store.write((tx) => expireLinkIfDue(tx, deps, tx.links.get(found.id) ?? found, deps.clock.nowMs()));
+  return deps.store.write(async (tx) => await expireLinkIfDue(tx, deps, (await tx.links.get(found.id)) ?? found, deps.clock.nowMs()));
 }

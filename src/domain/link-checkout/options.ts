@@ -9,8 +9,8 @@ import type { InstallmentOptionJson } from "../installments/types";
 // The installment options of a link (product 7, 16): interface 4.8 for the link's terminal, its
 // base amount and its customerCommissionShareBps, restricted to its allowedInstallmentCounts.
 
-export function partnerOf(q: Repos, link: LinkRow): PartnerRow {
-  const partner = q.partners.get(link.partnerId);
+export async function partnerOf(q: Repos, link: LinkRow): Promise<PartnerRow> {
+  const partner = await q.partners.get(link.partnerId);
   invariant(partner, `link ${link.id} refers to a missing partner`);
   return partner;
 }
@@ -20,8 +20,13 @@ export function partnerOf(q: Repos, link: LinkRow): PartnerRow {
  * unless the partner set one), so the terminal's 4.8 default never applies. Throws 403
  * terminal_not_allowed like 4.8 (terminal deactivated since, or a card family it refuses).
  */
-export function quoteLinkOptions(q: Repos, link: LinkRow, bin: string): OptionsQuote {
-  const quote = quoteOptions(q, partnerOf(q, link), { terminalId: link.terminalId, bin, baseAmount: link.amount, shareBps: link.shareBps });
+export async function quoteLinkOptions(q: Repos, link: LinkRow, bin: string): Promise<OptionsQuote> {
+  const quote = await quoteOptions(q, await partnerOf(q, link), {
+    terminalId: link.terminalId,
+    bin,
+    baseAmount: link.amount,
+    shareBps: link.shareBps,
+  });
   const allowed = link.allowedCounts;
   if (allowed === null) return quote;
   return { ...quote, options: quote.options.filter((option) => allowed.includes(option.installmentCount)) };
@@ -32,8 +37,8 @@ export function quoteLinkOptions(q: Repos, link: LinkRow, bin: string): OptionsQ
  * with at all (an empty list: a foreign card on a connection that refuses them, say) is the
  * generic card-type refusal; a count not on the list is installment_not_allowed.
  */
-export function chooseLinkOption(q: Repos, link: LinkRow, bin: string, installment: number): InstallmentOptionJson {
-  const { options } = quoteLinkOptions(q, link, bin);
+export async function chooseLinkOption(q: Repos, link: LinkRow, bin: string, installment: number): Promise<InstallmentOptionJson> {
+  const { options } = await quoteLinkOptions(q, link, bin);
   if (options.length === 0) fail("virtual_pos_card_type_not_supported");
   const option = options.find((o) => o.installmentCount === installment);
   if (!option) fail("installment_not_allowed", "installment: not offered for this card on this link");

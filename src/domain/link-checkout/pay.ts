@@ -40,23 +40,23 @@ type Prepared = { kind: "prepared"; link: LinkRow; payment: PaymentRow } | Extra
  * reach the bank. A tab that lost that race is shown the busy page, not a failed attempt.
  */
 export async function payLink(deps: Deps, token: string, form: LinkPayForm): Promise<PayOutcome> {
-  const found = getLinkByToken(deps.store.q, token);
+  const found = await getLinkByToken(deps.store.q, token);
   if (!found) return { kind: "unknown" };
   let prepared: Prepared;
   try {
-    prepared = await deps.store.write((tx) => preparePayment(tx, deps, found.id, form, deps.clock.nowMs()));
+    prepared = await deps.store.write(async (tx) => await preparePayment(tx, deps, found.id, form, deps.clock.nowMs()));
   } catch (error) {
     // A refusal rolled its unit back whole (an open stamped by this request included).
     if (!isApiError(error)) throw error;
-    return { kind: "refused", link: deps.store.q.links.get(found.id) ?? found, code: error.code };
+    return { kind: "refused", link: (await deps.store.q.links.get(found.id)) ?? found, code: error.code };
   }
   if (prepared.kind !== "prepared") return prepared;
   const { payment } = prepared;
   const result = await startHandoff(deps, { ...form.card, paymentRef: payment.paymentRef }, returnOriginOf(deps, prepared.link));
-  const link = deps.store.q.links.get(found.id) ?? prepared.link;
+  const link = (await deps.store.q.links.get(found.id)) ?? prepared.link;
   if (result.kind === "refused" && pageStateOf(link.status) !== "payable") return { kind: "not-payable", link };
   // Another tab used the last attempt between this request's two units (the relay's check 4b).
-  if (result.kind === "refused" && result.code === "card_attempt_limit_exceeded" && linkCardAttemptsUsedUp(deps.store.q, link.id)) {
+  if (result.kind === "refused" && result.code === "card_attempt_limit_exceeded" && (await linkCardAttemptsUsedUp(deps.store.q, link.id))) {
     return { kind: "exhausted", link };
   }
   return { kind: "attempted", link, payment, result };
@@ -68,17 +68,17 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
  * product 23), partner accepting payments (403), the option for this card and count (403
  * terminal_not_allowed, 422), then the payment.
  */
-function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Prepared {
-  const stored = tx.links.get(linkId);
+async function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Promise<Prepared> {
+  const stored = await tx.links.get(linkId);
   invariant(stored, `link ${linkId} read in this request exists`);
-  settleDuePayments(tx, deps, linkId, nowMs);
-  let link = expireLinkIfDue(tx, deps, tx.links.get(linkId) ?? stored, nowMs);
-  if (link.status === "pending") link = markOpened(tx, deps, link.id, nowMs).link;
-  if (pageStateOf(link.status) !== "payable" || hasPaymentInThreeD(tx, link.id)) return { kind: "not-payable", link };
-  if (linkCardAttemptsUsedUp(tx, link.id)) return { kind: "exhausted", link };
-  assertAcceptingPayments(tx, partnerOf(tx, link), nowMs);
-  const option = chooseLinkOption(tx, link, form.card.bin8, form.installment);
-  const payment = keepOnePayment(tx, deps, link, option, nowMs) ?? newLinkPayment(tx, deps, link, option, nowMs);
+  await settleDuePayments(tx, deps, linkId, nowMs);
+  let link = await expireLinkIfDue(tx, deps, (await tx.links.get(linkId)) ?? stored, nowMs);
+  if (link.status === "pending") link = (await markOpened(tx, deps, link.id, nowMs)).link;
+  if (pageStateOf(link.status) !== "payable" || (await hasPaymentInThreeD(tx, link.id))) return { kind: "not-payable", link };
+  if (await linkCardAttemptsUsedUp(tx, link.id)) return { kind: "exhausted", link };
+  await assertAcceptingPayments(tx, await partnerOf(tx, link), nowMs);
+  const option = await chooseLinkOption(tx, link, form.card.bin8, form.installment);
+  const payment = (await keepOnePayment(tx, deps, link, option, nowMs)) ?? (await newLinkPayment(tx, deps, link, option, nowMs));
   return { kind: "prepared", link, payment };
 }
 
@@ -89,28 +89,34 @@ function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm
  * failed now, while the link is not initiated (so its link hook moves nothing); left to its
  * window it would hold the connection's limits until then.
  */
-function keepOnePayment(tx: Repos, deps: Deps, link: LinkRow, option: InstallmentOptionJson, nowMs: number): PaymentRow | null {
+async function keepOnePayment(
+  tx: Repos,
+  deps: Deps,
+  link: LinkRow,
+  option: InstallmentOptionJson,
+  nowMs: number,
+): Promise<PaymentRow | null> {
   let kept: PaymentRow | null = null;
-  for (const code of tx.linkCheckout.initiatedCodes(link.id)) {
-    const p = tx.payments.get(code);
+  for (const code of await tx.linkCheckout.initiatedCodes(link.id)) {
+    const p = await tx.payments.get(code);
     invariant(p, `payment ${code} just listed exists`);
     const same = p.installment === option.installmentCount && p.amount === option.totalAmount && nowMs < p.expiresAtMs;
     if (same && kept === null) kept = p;
-    else failPayment(tx, deps, p, nowMs);
+    else await failPayment(tx, deps, p, nowMs);
   }
   return kept;
 }
 
-function newLinkPayment(tx: Repos, deps: Deps, link: LinkRow, option: InstallmentOptionJson, nowMs: number): PaymentRow {
+async function newLinkPayment(tx: Repos, deps: Deps, link: LinkRow, option: InstallmentOptionJson, nowMs: number): Promise<PaymentRow> {
   invariant(option.totalAmount !== null, "link options are quoted with the link's amount");
-  return createLinkPayment(
+  return await createLinkPayment(
     tx,
     deps,
     {
-      partner: partnerOf(tx, link),
+      partner: await partnerOf(tx, link),
       linkId: link.id,
       terminalId: link.terminalId,
-      n: tx.links.nextAttemptSeq(link.id),
+      n: await tx.links.nextAttemptSeq(link.id),
       amount: option.totalAmount,
       principal: link.amount,
       installment: option.installmentCount,

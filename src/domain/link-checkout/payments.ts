@@ -9,9 +9,9 @@ import { expireIfDue } from "../payments/transitions";
  * (product 16: passed means now >= expiresAt), so a page never shows a link as busy with an
  * attempt that is already over. Each expiry moves the link through the payments engine's hook.
  */
-export function settleDuePayments(tx: Repos, deps: Deps, linkId: string, nowMs: number): void {
-  for (const code of tx.linkCheckout.initiatedCodes(linkId)) {
-    const payment = tx.payments.get(code);
-    if (payment) expireIfDue(tx, deps, payment, nowMs);
+export async function settleDuePayments(tx: Repos, deps: Deps, linkId: string, nowMs: number): Promise<void> {
+  for (const code of await tx.linkCheckout.initiatedCodes(linkId)) {
+    const payment = await tx.payments.get(code);
+    if (payment) await expireIfDue(tx, deps, payment, nowMs);
   }
 }

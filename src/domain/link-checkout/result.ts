@@ -28,10 +28,10 @@ const SUCCESS: readonly PaymentStatus[] = ["captured", "voided", "refunded"];
 /** When the payment's attempt ended: its capture (kept through refunds), else its last change. */
 const endedAtMs = (payment: PaymentRow): number => payment.capturedAtMs ?? payment.updatedAtMs;
 
-export function linkResultOf(q: Repos, token: string, paymentCode: string | null, nowMs: number): LinkResult {
-  const link = getLinkByToken(q, token);
+export async function linkResultOf(q: Repos, token: string, paymentCode: string | null, nowMs: number): Promise<LinkResult> {
+  const link = await getLinkByToken(q, token);
   if (!link) return { kind: "unknown" };
-  const payment = paymentCode === null ? undefined : q.payments.get(paymentCode);
+  const payment = paymentCode === null ? undefined : await q.payments.get(paymentCode);
   if (!payment || payment.linkId !== link.id || payment.status === "initiated") return { kind: "unsettled", link };
   const closed = link.status === "cancelled" || link.status === "expired" || isLinkDue(link, nowMs);
   if (closed || nowMs >= endedAtMs(payment) + LINK_RESULT_REDIRECT_MS) return { kind: "stale", link };

@@ -12,7 +12,7 @@ import { keyHint } from "./seed";
 export type KeyDeps = { store: Store; clock: Clock; ids: Ids };
 
 export async function issueApiKey(deps: KeyDeps, partnerId: string): Promise<{ row: ApiKeyRow; key: Sensitive<string> }> {
-  if (!deps.store.q.partners.get(partnerId)) fail("not_found", `unknown partner ${partnerId}`);
+  if (!(await deps.store.q.partners.get(partnerId))) fail("not_found", `unknown partner ${partnerId}`);
   const key = deps.ids.apiKey();
   const row: ApiKeyRow = {
     id: deps.ids.keyId(),
@@ -22,16 +22,16 @@ export async function issueApiKey(deps: KeyDeps, partnerId: string): Promise<{ r
     createdAtMs: deps.clock.nowMs(),
     revokedAtMs: null,
   };
-  await deps.store.write((tx) => tx.apiKeys.insert(row));
+  await deps.store.write(async (tx) => await tx.apiKeys.insert(row));
   return { row, key };
 }
 
 /** `partnerId` scopes the key (the panel: another partner's key is 404); null is the operator. */
 export async function revokeApiKey(deps: KeyDeps, partnerId: string | null, keyId: string): Promise<ApiKeyRow> {
-  const key = deps.store.q.apiKeys.get(keyId);
+  const key = await deps.store.q.apiKeys.get(keyId);
   if (!key || (partnerId !== null && key.partnerId !== partnerId)) fail("not_found", `unknown key ${keyId}`);
-  await deps.store.write((tx) => tx.apiKeys.revoke(keyId, deps.clock.nowMs()));
-  const after = deps.store.q.apiKeys.get(keyId);
+  await deps.store.write(async (tx) => await tx.apiKeys.revoke(keyId, deps.clock.nowMs()));
+  const after = await deps.store.q.apiKeys.get(keyId);
   if (!after) fail("not_found", `unknown key ${keyId}`);
   return after;
 }

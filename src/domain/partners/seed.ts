@@ -21,47 +21,47 @@ export function parseSeed(json: unknown): SeedFile {
 
 /** product 15: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
 export async function applySeed(store: Store, seed: SeedFile, nowMs: number, newKeyId: () => string): Promise<void> {
-  await store.write((tx) => {
-    checkReferences(tx, seed);
-    writeSeed(tx, seed, nowMs, newKeyId);
+  await store.write(async (tx) => {
+    await checkReferences(tx, seed);
+    await writeSeed(tx, seed, nowMs, newKeyId);
   });
 }
 
-function checkReferences(tx: Repos, s: SeedFile): void {
+async function checkReferences(tx: Repos, s: SeedFile): Promise<void> {
   const has = (ids: Array<{ id: string }> | null | undefined, id: string) => (ids ?? []).some((x) => x.id === id);
-  s.connections?.forEach((c, i) => {
-    if (!has(s.psps, c.psp) && !tx.catalog.psp(c.psp)) throw new SeedError(`connections[${i}].psp: unknown psp "${c.psp}"`);
+  for (const [i, c] of (s.connections ?? []).entries()) {
+    if (!has(s.psps, c.psp) && !(await tx.catalog.psp(c.psp))) throw new SeedError(`connections[${i}].psp: unknown psp "${c.psp}"`);
     if (c.bank === "est" && !c.est) throw new SeedError(`connections[${i}].est: is required when bank is "est"`);
     if (c.bank !== "est" && c.est) throw new SeedError(`connections[${i}].est: only for bank "est"`);
-  });
-  const partnerExists = (id: string) => has(s.partners, id) || tx.partners.get(id) !== undefined;
-  s.terminals?.forEach((t, i) => {
-    if (!partnerExists(t.partner)) throw new SeedError(`terminals[${i}].partner: unknown partner "${t.partner}"`);
-    if (!has(s.connections, t.connection) && !tx.catalog.connection(t.connection)) {
+  }
+  const partnerExists = async (id: string) => has(s.partners, id) || (await tx.partners.get(id)) !== undefined;
+  for (const [i, t] of (s.terminals ?? []).entries()) {
+    if (!(await partnerExists(t.partner))) throw new SeedError(`terminals[${i}].partner: unknown partner "${t.partner}"`);
+    if (!has(s.connections, t.connection) && !(await tx.catalog.connection(t.connection))) {
       throw new SeedError(`terminals[${i}].connection: unknown connection "${t.connection}"`);
     }
-  });
-  s.holds?.forEach((h, i) => {
-    if (!partnerExists(h.partner)) throw new SeedError(`holds[${i}].partner: unknown partner "${h.partner}"`);
-  });
-  s.agreements?.forEach((a, i) => {
-    if (!partnerExists(a.partner)) throw new SeedError(`agreements[${i}].partner: unknown partner "${a.partner}"`);
-  });
-  s.partners?.forEach((p, i) => {
+  }
+  for (const [i, h] of (s.holds ?? []).entries()) {
+    if (!(await partnerExists(h.partner))) throw new SeedError(`holds[${i}].partner: unknown partner "${h.partner}"`);
+  }
+  for (const [i, a] of (s.agreements ?? []).entries()) {
+    if (!(await partnerExists(a.partner))) throw new SeedError(`agreements[${i}].partner: unknown partner "${a.partner}"`);
+  }
+  for (const [i, p] of (s.partners ?? []).entries()) {
     const { min, max } = p.amountLimits ?? {};
     if (min != null && max != null && min > max) throw new SeedError(`partners[${i}].amountLimits.min: must be <= max`);
-    p.apiKeys?.forEach((key, k) => {
-      const owner = tx.apiKeys.byHash(hashApiKey(new Sensitive(key)));
+    for (const [k, key] of (p.apiKeys ?? []).entries()) {
+      const owner = await tx.apiKeys.byHash(hashApiKey(new Sensitive(key)));
       if (owner && owner.partnerId !== p.id) throw new SeedError(`partners[${i}].apiKeys[${k}]: belongs to another partner`);
-    });
-  });
+    }
+  }
 }
 
-function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string): void {
-  for (const p of s.psps ?? []) tx.catalog.upsertPsp({ id: p.id, active: p.active ?? true });
+async function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string): Promise<void> {
+  for (const p of s.psps ?? []) await tx.catalog.upsertPsp({ id: p.id, active: p.active ?? true });
   for (const c of s.connections ?? []) {
     const l = c.limits;
-    tx.catalog.upsertConnection({
+    await tx.catalog.upsertConnection({
       id: c.id,
       pspId: c.psp,
       bank: c.bank ?? "sim",
@@ -77,11 +77,11 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
       windowMax: l?.window?.maxAmount ?? null,
     });
   }
-  for (const p of s.partners ?? []) writePartner(tx, p, nowMs, newKeyId);
+  for (const p of s.partners ?? []) await writePartner(tx, p, nowMs, newKeyId);
   for (const t of s.terminals ?? []) {
     const vd = t.valueDays;
     const byCount = vd !== null && typeof vd === "object" ? Object.fromEntries(Object.entries(vd).filter(([k]) => k !== "default")) : null;
-    tx.catalog.upsertTerminal({
+    await tx.catalog.upsertTerminal({
       id: t.id,
       partnerId: t.partner,
       connectionId: t.connection,
@@ -104,17 +104,17 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
     });
   }
   for (const b of s.bins ?? [])
-    tx.catalog.upsertBin({
+    await tx.catalog.upsertBin({
       bin: b.bin,
       brand: b.brand ?? null,
       family: b.family,
       bank: b.bank ?? null,
       installments: b.installments ?? true,
     });
-  for (const h of s.holds ?? []) tx.acceptance.setHold({ partnerId: h.partner, reason: h.reason, sinceMs: nowMs });
+  for (const h of s.holds ?? []) await tx.acceptance.setHold({ partnerId: h.partner, reason: h.reason, sinceMs: nowMs });
   for (const a of s.agreements ?? []) {
-    const existing = tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
-    tx.acceptance.upsertAgreement({
+    const existing = await tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
+    await tx.acceptance.upsertAgreement({
       partnerId: a.partner,
       agreementCode: a.agreementCode,
       version: a.version,
@@ -129,8 +129,8 @@ function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string
   }
 }
 
-function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], nowMs: number, newKeyId: () => string): void {
-  tx.partners.upsert({
+async function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], nowMs: number, newKeyId: () => string): Promise<void> {
+  await tx.partners.upsert({
     id: p.id,
     name: p.name,
     status: p.status ?? "active",
@@ -147,7 +147,7 @@ function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], n
   });
   for (const key of p.apiKeys ?? []) {
     const secret = new Sensitive(key);
-    tx.apiKeys.insert({
+    await tx.apiKeys.insert({
       id: newKeyId(),
       partnerId: p.id,
       keyHash: hashApiKey(secret),

@@ -35,8 +35,8 @@ export function assertNoSensitiveData(input: CreateLinkInput): void {
 }
 
 /** interface 4.1: the terminal must belong to the caller and be active, else 403. */
-export function usableTerminal(q: Repos, partnerId: string, terminalId: string): TerminalRow {
-  const terminal = q.catalog.terminal(terminalId);
+export async function usableTerminal(q: Repos, partnerId: string, terminalId: string): Promise<TerminalRow> {
+  const terminal = await q.catalog.terminal(terminalId);
   if (!terminal || terminal.partnerId !== partnerId || !terminal.active) {
     fail("terminal_not_allowed", "terminalId: must be an active terminal of this account");
   }

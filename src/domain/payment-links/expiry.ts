@@ -25,25 +25,25 @@ export const isLinkDue = (link: LinkRow, nowMs: number): boolean => isOpenLinkSt
  * instant it took effect, whoever writes it (timer, a read, a cancel), so `updatedAt` and the
  * webhook's `occurredAt` do not depend on how late the write ran.
  */
-export function expireLinkIfDue(tx: Repos, deps: UnitDeps, link: LinkRow, nowMs: number): LinkRow {
+export async function expireLinkIfDue(tx: Repos, deps: UnitDeps, link: LinkRow, nowMs: number): Promise<LinkRow> {
   if (!isLinkDue(link, nowMs)) return link;
   const atMs = link.expiresAtMs;
-  if (tx.links.markExpired(link.id, LINK_TRANSITIONS.expire.from, atMs)) {
-    enqueueWebhook(tx, deps, link.partnerId, { type: "payment_link.expired", paymentLinkId: link.id }, atMs);
+  if (await tx.links.markExpired(link.id, LINK_TRANSITIONS.expire.from, atMs)) {
+    await enqueueWebhook(tx, deps, link.partnerId, { type: "payment_link.expired", paymentLinkId: link.id }, atMs);
   }
-  return tx.links.get(link.id) ?? link;
+  return (await tx.links.get(link.id)) ?? link;
 }
 
 /** Expires every due link of a partner before a listing reads them, a batch per unit. */
 export async function expireDueLinksOf(deps: Deps, partnerId: string): Promise<void> {
   for (;;) {
-    const ids = deps.store.q.links.dueForExpiry(partnerId, deps.clock.nowMs(), LINK_EXPIRY_BATCH);
+    const ids = await deps.store.q.links.dueForExpiry(partnerId, deps.clock.nowMs(), LINK_EXPIRY_BATCH);
     if (ids.length === 0) return;
-    await deps.store.write((tx) => {
+    await deps.store.write(async (tx) => {
       const nowMs = deps.clock.nowMs();
       for (const id of ids) {
-        const link = tx.links.get(id);
-        if (link) expireLinkIfDue(tx, deps, link, nowMs);
+        const link = await tx.links.get(id);
+        if (link) await expireLinkIfDue(tx, deps, link, nowMs);
       }
     });
     if (ids.length < LINK_EXPIRY_BATCH) return;
@@ -58,13 +58,13 @@ export async function expireDueLinksOf(deps: Deps, partnerId: string): Promise<v
 export const linkExpiryTimer: TimerModule = {
   kind: LINK_EXPIRY_TIMER,
   handler: (deps) => async (key) => {
-    await deps.store.write((tx) => {
-      const link = tx.links.get(key);
+    await deps.store.write(async (tx) => {
+      const link = await tx.links.get(key);
       if (!link || !isOpenLinkStatus(link.status)) return;
       const nowMs = deps.clock.nowMs();
       if (nowMs < link.expiresAtMs) deps.timers.schedule(LINK_EXPIRY_TIMER, link.id, link.expiresAtMs);
-      else expireLinkIfDue(tx, deps, link, nowMs);
+      else await expireLinkIfDue(tx, deps, link, nowMs);
     });
   },
-  pending: (deps) => deps.store.q.links.openExpiries().map((r) => ({ key: r.id, dueAtMs: r.expiresAtMs })),
+  pending: async (deps) => (await deps.store.q.links.openExpiries()).map((r) => ({ key: r.id, dueAtMs: r.expiresAtMs })),
 };

@@ -33,17 +33,17 @@ type UnitDeps = { ids: Ids; timers: Timers };
 export async function createLink(deps: Deps, partner: PartnerRow, input: CreateLinkInput): Promise<LinkRow> {
   const redirectUrl = toCheckedRedirectUrl(input.redirectUrl, partner);
   assertNoSensitiveData(input);
-  return deps.store.write((tx) => {
+  return deps.store.write(async (tx) => {
     const nowMs = deps.clock.nowMs();
-    const terminal = usableTerminal(tx, partner.id, input.terminalId);
-    assertAcceptingPayments(tx, partner, nowMs);
+    const terminal = await usableTerminal(tx, partner.id, input.terminalId);
+    await assertAcceptingPayments(tx, partner, nowMs);
     const allowedCounts = toAllowedCounts(input.allowedInstallmentCounts, terminal, partner);
     const items = toLinkItems(input.items, input.amount);
     const link: LinkRow = {
       id: deps.ids.linkId(),
       partnerId: partner.id,
       token: deps.ids.linkToken(),
-      partnerReference: tx.partners.nextLinkReference(partner.id),
+      partnerReference: await tx.partners.nextLinkReference(partner.id),
       terminalId: terminal.id,
       status: LINK_TRANSITIONS.create.to,
       amount: input.amount,
@@ -60,7 +60,7 @@ export async function createLink(deps: Deps, partner: PartnerRow, input: CreateL
       createdAtMs: nowMs,
       updatedAtMs: nowMs,
     };
-    tx.links.insert(link);
+    await tx.links.insert(link);
     // A rolled-back unit leaves a timer that finds no row and does nothing.
     deps.timers.schedule(LINK_EXPIRY_TIMER, link.id, link.expiresAtMs);
     return link;
@@ -69,15 +69,15 @@ export async function createLink(deps: Deps, partner: PartnerRow, input: CreateL
 
 /** interface 4.3: another partner's link is as absent as an unknown one. */
 export async function getLink(deps: Deps, partner: PartnerRow, id: string): Promise<LinkRow> {
-  const link = deps.store.q.links.getOwned(partner.id, id) ?? fail("payment_link_not_found");
+  const link = (await deps.store.q.links.getOwned(partner.id, id)) ?? fail("payment_link_not_found");
   if (!isLinkDue(link, deps.clock.nowMs())) return link;
-  return deps.store.write((tx) => expireLinkIfDue(tx, deps, mustGetLink(tx, id), deps.clock.nowMs()));
+  return deps.store.write(async (tx) => await expireLinkIfDue(tx, deps, await mustGetLink(tx, id), deps.clock.nowMs()));
 }
 
 /** interface 4.2, product 16. */
 export async function listLinks(deps: Deps, partner: PartnerRow, query: LinkListQuery) {
   await expireDueLinksOf(deps, partner.id);
-  const links = deps.store.q.links.list({
+  const links = await deps.store.q.links.list({
     partnerId: partner.id,
     statuses: query.statuses,
     minAmount: query.minAmount,
@@ -98,15 +98,15 @@ export async function listLinks(deps: Deps, partner: PartnerRow, query: LinkList
  * concurrent change (a completing payment), the answer follows the state that won.
  */
 export async function cancelLink(deps: Deps, partner: PartnerRow, id: string): Promise<LinkRow> {
-  const outcome = await deps.store.write((tx): { link: LinkRow } | { refused: ErrorCode } => {
+  const outcome = await deps.store.write(async (tx): Promise<{ link: LinkRow } | { refused: ErrorCode }> => {
     const nowMs = deps.clock.nowMs();
-    const found = tx.links.getOwned(partner.id, id);
+    const found = await tx.links.getOwned(partner.id, id);
     if (!found) return { refused: "payment_link_not_found" };
-    const link = expireLinkIfDue(tx, deps, found, nowMs);
-    if (nextLinkStatus(link.status, "cancel") !== null && tx.links.markCancelled(id, LINK_TRANSITIONS.cancel.from, nowMs)) {
-      return { link: mustGetLink(tx, id) };
+    const link = await expireLinkIfDue(tx, deps, found, nowMs);
+    if (nextLinkStatus(link.status, "cancel") !== null && (await tx.links.markCancelled(id, LINK_TRANSITIONS.cancel.from, nowMs))) {
+      return { link: await mustGetLink(tx, id) };
     }
-    const current = mustGetLink(tx, id);
+    const current = await mustGetLink(tx, id);
     const refused = cancelRefusalOf(current.status);
     invariant(refused !== null, `cancel of link ${id} neither moved nor met a terminal state (${current.status})`);
     return { refused };
@@ -116,8 +116,8 @@ export async function cancelLink(deps: Deps, partner: PartnerRow, id: string): P
 }
 
 /** The hosted pages' lookup by the secret part of the url (product 7); undefined when unknown. */
-export function getLinkByToken(q: Repos, token: string): LinkRow | undefined {
-  return q.links.byToken(token);
+export async function getLinkByToken(q: Repos, token: string): Promise<LinkRow | undefined> {
+  return await q.links.byToken(token);
 }
 
 // Transitions driven by the hosted pages and link payments (interface 3.1, product 7). Each runs
@@ -126,56 +126,56 @@ export function getLinkByToken(q: Repos, token: string): LinkRow | undefined {
 
 export type LinkMove = { moved: boolean; link: LinkRow };
 
-function mustGetLink(tx: Repos, id: string): LinkRow {
-  const link = tx.links.get(id);
+async function mustGetLink(tx: Repos, id: string): Promise<LinkRow> {
+  const link = await tx.links.get(id);
   invariant(link !== undefined, `payment link ${id} exists`);
   return link;
 }
 
 /** product 7: the first open moves pending -> launched; every open of an open link stamps lastOpenedAt. */
-export function markOpened(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove {
-  const link = expireLinkIfDue(tx, deps, mustGetLink(tx, linkId), nowMs);
+export async function markOpened(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): Promise<LinkMove> {
+  const link = await expireLinkIfDue(tx, deps, await mustGetLink(tx, linkId), nowMs);
   if (nextLinkStatus(link.status, "open") !== null) {
-    const moved = tx.links.markLaunched(linkId, LINK_TRANSITIONS.open.from, nowMs);
-    return { moved, link: mustGetLink(tx, linkId) };
+    const moved = await tx.links.markLaunched(linkId, LINK_TRANSITIONS.open.from, nowMs);
+    return { moved, link: await mustGetLink(tx, linkId) };
   }
   // A terminal link is left untouched: its record no longer changes.
-  if (isOpenLinkStatus(link.status)) tx.links.touchOpened(linkId, OPEN_LINK_STATUSES, nowMs);
-  return { moved: false, link: mustGetLink(tx, linkId) };
+  if (isOpenLinkStatus(link.status)) await tx.links.touchOpened(linkId, OPEN_LINK_STATUSES, nowMs);
+  return { moved: false, link: await mustGetLink(tx, linkId) };
 }
 
 type PaymentEvent = "attempt-start" | "attempt-fail" | "complete";
 
-const STORE_MOVES: Record<PaymentEvent, (tx: Repos) => (id: string, from: readonly LinkStatus[], atMs: number) => boolean> = {
+const STORE_MOVES: Record<PaymentEvent, (tx: Repos) => (id: string, from: readonly LinkStatus[], atMs: number) => Promise<boolean>> = {
   "attempt-start": (tx) => tx.links.markInitiated,
   "attempt-fail": (tx) => tx.links.markFailed,
   complete: (tx) => tx.links.markCompleted,
 };
 
-function moveByPayment(tx: Repos, deps: UnitDeps, linkId: string, event: PaymentEvent, nowMs: number): LinkMove {
-  const link = expireLinkIfDue(tx, deps, mustGetLink(tx, linkId), nowMs);
+async function moveByPayment(tx: Repos, deps: UnitDeps, linkId: string, event: PaymentEvent, nowMs: number): Promise<LinkMove> {
+  const link = await expireLinkIfDue(tx, deps, await mustGetLink(tx, linkId), nowMs);
   if (nextLinkStatus(link.status, event) === null) return { moved: false, link };
-  const moved = STORE_MOVES[event](tx)(linkId, LINK_TRANSITIONS[event].from, nowMs);
-  return { moved, link: mustGetLink(tx, linkId) };
+  const moved = await STORE_MOVES[event](tx)(linkId, LINK_TRANSITIONS[event].from, nowMs);
+  return { moved, link: await mustGetLink(tx, linkId) };
 }
 
 /** launched or failed -> initiated: an attempt enters 3D Secure; refused while initiated. */
-export const markAttemptStarted = (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove =>
-  moveByPayment(tx, deps, linkId, "attempt-start", nowMs);
+export const markAttemptStarted = async (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): Promise<LinkMove> =>
+  await moveByPayment(tx, deps, linkId, "attempt-start", nowMs);
 
 /** initiated -> failed: the attempt ended without a capture; the link is payable again. */
-export const markAttemptFailed = (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove =>
-  moveByPayment(tx, deps, linkId, "attempt-fail", nowMs);
+export const markAttemptFailed = async (tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): Promise<LinkMove> =>
+  await moveByPayment(tx, deps, linkId, "attempt-fail", nowMs);
 
 /**
  * launched, initiated or failed -> completed, with `payment_link.completed` in the same unit.
  * `moved: false` means the link was cancelled or expired first; the caller decides what
  * happens to the captured payment.
  */
-export function markCompleted(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): LinkMove {
-  const result = moveByPayment(tx, deps, linkId, "complete", nowMs);
+export async function markCompleted(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): Promise<LinkMove> {
+  const result = await moveByPayment(tx, deps, linkId, "complete", nowMs);
   if (result.moved) {
-    enqueueWebhook(tx, deps, result.link.partnerId, { type: "payment_link.completed", paymentLinkId: linkId }, nowMs);
+    await enqueueWebhook(tx, deps, result.link.partnerId, { type: "payment_link.completed", paymentLinkId: linkId }, nowMs);
   }
   return result;
 }

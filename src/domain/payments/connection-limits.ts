@@ -25,20 +25,20 @@ export type ConnectionLimitCode = Extract<
  * Checked in this fixed order, the first exceeded one answers: per transaction, daily, weekly,
  * monthly, time window (the order of interface 7.2).
  */
-export function exceededConnectionLimit(
+export async function exceededConnectionLimit(
   q: Repos,
   connection: ConnectionRow,
   amount: number,
   nowMs: number,
   exceptCode: string | null,
-): ConnectionLimitCode | null {
+): Promise<ConnectionLimitCode | null> {
   if (connection.perTxMax !== null && amount > connection.perTxMax) return "pos_per_tx_limit_exceeded";
   const hasWindow = connection.windowMinutes !== null && connection.windowMax !== null;
   if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
     return null;
   }
   const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
-  const usage = q.payments.connectionUsage(
+  const usage = await q.payments.connectionUsage(
     connection.id,
     {
       dayFromMs: startOfIstanbulDayMs(nowMs),

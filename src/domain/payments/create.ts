@@ -45,7 +45,7 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
     description: body.description ?? null,
     returnUrl: returnUrl.url,
   };
-  return deps.store.write((tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api"));
+  return deps.store.write(async (tx) => await createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api"));
 }
 
 export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
@@ -62,7 +62,7 @@ export async function createPanelPayment(
   input: PanelPaymentInput,
   returnUrl: string,
 ): Promise<CreateOutcome> {
-  return deps.store.write((tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
+  return deps.store.write(async (tx) => await createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
 }
 
 /**
@@ -77,17 +77,17 @@ export async function createPanelPayment(
  * 6. the connection limits (per tx, daily, weekly, monthly, time window), else 422 pos_*.
  * Any refusal throws, which rolls the unit back: nothing is created and the code stays free.
  */
-function createInUnit(
+async function createInUnit(
   tx: Repos,
   deps: Deps,
   partner: PartnerRow,
   r: PaymentRequest,
   nowMs: number,
   channel: "api" | "panel",
-): CreateOutcome {
-  const { terminal, connection, pricing } = resolveTerminal(tx, r.terminalId, partner);
-  assertAcceptingPayments(tx, partner, nowMs);
-  const holder = holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
+): Promise<CreateOutcome> {
+  const { terminal, connection, pricing } = await resolveTerminal(tx, r.terminalId, partner);
+  await assertAcceptingPayments(tx, partner, nowMs);
+  const holder = await holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
   if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
   if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
     fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
@@ -95,9 +95,9 @@ function createInUnit(
   if (!pricing.effectiveInstallments.includes(r.installment)) {
     fail("installment_not_allowed", "installment: not in the terminal's installment set");
   }
-  const limit = exceededConnectionLimit(tx, connection, r.amount, nowMs, null);
+  const limit = await exceededConnectionLimit(tx, connection, r.amount, nowMs, null);
   if (limit !== null) fail(limit);
-  const payment = insertPayment(tx, deps, terminal, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
+  const payment = await insertPayment(tx, deps, terminal, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
   return { replay: false, payment };
 }
 
@@ -105,10 +105,10 @@ function createInUnit(
  * The active payment holding the code, if any. A payment whose window has passed is expired first
  * (the timer may not have run yet), so at `expiresAt` the code is already free (product 16).
  */
-function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode: string, nowMs: number): PaymentRow | null {
-  const holder = tx.payments.holdingTxCode(partnerId, partnerTxCode);
+async function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode: string, nowMs: number): Promise<PaymentRow | null> {
+  const holder = await tx.payments.holdingTxCode(partnerId, partnerTxCode);
   if (!holder) return null;
-  return isHoldingStatus(expireIfDue(tx, deps, holder, nowMs).status) ? holder : null;
+  return isHoldingStatus((await expireIfDue(tx, deps, holder, nowMs)).status) ? holder : null;
 }
 
 /**
@@ -150,10 +150,10 @@ export type LinkPaymentInput = {
  * counts, the option); this checks the terminal (403) and the code. Connection limits are not
  * checked here: for link payments they are a 3D-start refusal (interface 7.5), generic page.
  */
-export function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput, nowMs: number): PaymentRow {
-  const { terminal } = resolveTerminal(tx, input.terminalId, input.partner);
+export async function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput, nowMs: number): Promise<PaymentRow> {
+  const { terminal } = await resolveTerminal(tx, input.terminalId, input.partner);
   const partnerTxCode = `PL-${input.linkId}-${input.n}`;
-  if (holdingPayment(tx, deps, input.partner.id, partnerTxCode, nowMs)) {
+  if (await holdingPayment(tx, deps, input.partner.id, partnerTxCode, nowMs)) {
     fail("duplicate_partner_tx_code", "partnerTxCode: already used by an active payment");
   }
   const request = {
@@ -167,13 +167,13 @@ export function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput
     linkId: input.linkId,
     principal: input.principal,
   };
-  return insertPayment(tx, deps, terminal, request, nowMs);
+  return await insertPayment(tx, deps, terminal, request, nowMs);
 }
 
 type Insertable = PaymentRequest & { channel: PaymentChannel; linkId: string | null; principal: number };
 
 /** Interface 3.2 first row: initiated, with a fresh paymentRef; the 3D window timer starts now. */
-function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertable, nowMs: number): PaymentRow {
+async function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertable, nowMs: number): Promise<PaymentRow> {
   const row: NewPayment = {
     code: deps.ids.paymentCode(),
     partnerId: terminal.partnerId,
@@ -192,7 +192,7 @@ function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertab
     expiresAtMs: nowMs + threeDWindowMs(terminal),
     createdAtMs: nowMs,
   };
-  const payment = tx.payments.insert(row);
+  const payment = await tx.payments.insert(row);
   deps.timers.schedule(PAYMENT_EXPIRY_TIMER, row.code, row.expiresAtMs);
   return payment;
 }

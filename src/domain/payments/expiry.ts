@@ -12,13 +12,13 @@ export const PAYMENT_EXPIRY_TIMER = "payment-expiry";
 export const paymentExpiryTimer: TimerModule = {
   kind: PAYMENT_EXPIRY_TIMER,
   handler: (deps) => async (code) => {
-    await deps.store.write((tx) => {
-      const payment = tx.payments.get(code);
+    await deps.store.write(async (tx) => {
+      const payment = await tx.payments.get(code);
       if (!payment || payment.status !== "initiated") return;
       const nowMs = deps.clock.nowMs();
       if (nowMs < payment.expiresAtMs) deps.timers.schedule(PAYMENT_EXPIRY_TIMER, code, payment.expiresAtMs);
-      else expireIfDue(tx, deps, payment, nowMs);
+      else await expireIfDue(tx, deps, payment, nowMs);
     });
   },
-  pending: (deps) => deps.store.q.payments.initiatedExpiries().map((p) => ({ key: p.code, dueAtMs: p.expiresAtMs })),
+  pending: async (deps) => (await deps.store.q.payments.initiatedExpiries()).map((p) => ({ key: p.code, dueAtMs: p.expiresAtMs })),
 };

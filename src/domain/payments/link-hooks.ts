@@ -23,6 +23,12 @@ const HOOKS = {
   completed: markCompleted,
 } as const;
 
-export function onLinkPayment(event: keyof typeof HOOKS, tx: Repos, deps: Deps, linkId: string | null, nowMs: number): LinkMove | null {
-  return linkId === null ? null : HOOKS[event](tx, deps, linkId, nowMs);
+export async function onLinkPayment(
+  event: keyof typeof HOOKS,
+  tx: Repos,
+  deps: Deps,
+  linkId: string | null,
+  nowMs: number,
+): Promise<LinkMove | null> {
+  return linkId === null ? null : await HOOKS[event](tx, deps, linkId, nowMs);
 }

@@ -15,15 +15,15 @@ import type { RefundSummary } from "./view";
  */
 async function settleDue(deps: Deps, payment: PaymentRow): Promise<PaymentRow> {
   if (!isPaymentDue(payment, deps.clock.nowMs())) return payment;
-  return deps.store.write((tx) => {
-    const fresh = tx.payments.get(payment.code);
-    return fresh ? expireIfDue(tx, deps, fresh, deps.clock.nowMs()) : payment;
+  return deps.store.write(async (tx) => {
+    const fresh = await tx.payments.get(payment.code);
+    return fresh ? await expireIfDue(tx, deps, fresh, deps.clock.nowMs()) : payment;
   });
 }
 
 /** Interface 4.13: any state. */
 export async function paymentByCode(deps: Deps, partnerId: string, code: string): Promise<PaymentRow> {
-  const payment = deps.store.q.payments.getOwned(partnerId, code);
+  const payment = await deps.store.q.payments.getOwned(partnerId, code);
   if (!payment) fail("payment_not_found");
   return settleDue(deps, payment);
 }
@@ -34,7 +34,7 @@ export async function paymentByCode(deps: Deps, partnerId: string, code: string)
  * `PL-` codes of link payments included.
  */
 export async function paymentByTxCode(deps: Deps, partnerId: string, partnerTxCode: string): Promise<PaymentRow> {
-  const holder = deps.store.q.payments.holdingTxCode(partnerId, partnerTxCode);
+  const holder = await deps.store.q.payments.holdingTxCode(partnerId, partnerTxCode);
   if (!holder) fail("payment_not_found");
   const payment = await settleDue(deps, holder);
   if (!isHoldingStatus(payment.status)) fail("payment_not_found");
@@ -45,8 +45,8 @@ export async function paymentByTxCode(deps: Deps, partnerId: string, partnerTxCo
  * SEAM for the refunds engineer: the refund summaries of interface 2.3 `refunds`, oldest first.
  * Payments alone have none; the refunds module replaces this body with its own query.
  */
-export function refundSummariesOf(q: Repos, paymentCode: string): RefundSummary[] {
-  return q.refunds.ofPayment(paymentCode).map((r) => ({
+export async function refundSummariesOf(q: Repos, paymentCode: string): Promise<RefundSummary[]> {
+  return (await q.refunds.ofPayment(paymentCode)).map((r) => ({
     refundId: r.id,
     amount: r.amount,
     status: r.status,

@@ -14,16 +14,16 @@ import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
 // what makes a second capture, a late expiry or a replayed callback change nothing.
 
 /** initiated -> failed: 3D or capture rejected, or the allowance exhausted (webhook payment.failed). */
-export function failPayment(
+export async function failPayment(
   tx: Repos,
   deps: Deps,
   payment: PaymentRow,
   nowMs: number,
   transition: { from: readonly PaymentRow["status"][] } = PAYMENT_TRANSITIONS.fail,
-): boolean {
-  if (!tx.payments.markFailed(payment.code, transition.from, nowMs)) return false;
-  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.failed", paymentCode: payment.code }, nowMs);
-  onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+): Promise<boolean> {
+  if (!(await tx.payments.markFailed(payment.code, transition.from, nowMs))) return false;
+  await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.failed", paymentCode: payment.code }, nowMs);
+  await onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
   return true;
 }
 
@@ -36,31 +36,31 @@ export const isPaymentDue = (payment: PaymentRow, nowMs: number): boolean => pay
  * whoever writes it (the timer, a lookup, a create reusing the code, the handoff), so
  * `occurredAt` does not depend on how late the write ran. Answers the row as it now stands.
  */
-export function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): PaymentRow {
+export async function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<PaymentRow> {
   if (!isPaymentDue(payment, nowMs)) return payment;
   const atMs = payment.expiresAtMs;
-  if (tx.payments.markExpired(payment.code, PAYMENT_TRANSITIONS.expire.from, nowMs, atMs)) {
-    tx.attempts.closeOpen(payment.code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, atMs);
-    enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: payment.code }, atMs);
-    onLinkPayment("attemptFailed", tx, deps, payment.linkId, atMs);
+  if (await tx.payments.markExpired(payment.code, PAYMENT_TRANSITIONS.expire.from, nowMs, atMs)) {
+    await tx.attempts.closeOpen(payment.code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, atMs);
+    await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: payment.code }, atMs);
+    await onLinkPayment("attemptFailed", tx, deps, payment.linkId, atMs);
   }
-  return tx.payments.get(payment.code) ?? payment;
+  return (await tx.payments.get(payment.code)) ?? payment;
 }
 
 /** initiated -> captured with the amounts of product 5 (webhook payment.captured). */
-export function capturePayment(
+export async function capturePayment(
   tx: Repos,
   deps: Deps,
   payment: PaymentRow,
   bank: { bankReference: string; authCode: string },
   nowMs: number,
-): boolean {
-  const terminal = tx.catalog.terminal(payment.terminalId);
+): Promise<boolean> {
+  const terminal = await tx.catalog.terminal(payment.terminalId);
   invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
   const facts = toCaptureFacts(payment, terminal, bank, nowMs);
-  if (!tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs)) return false;
-  enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
-  const link = onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
+  if (!(await tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs))) return false;
+  await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
+  const link = await onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
   // The money is taken either way; a link cancelled or expired meanwhile is an operator's case.
   if (link !== null && !link.moved)
     deps.log.warn("link payment captured but its link did not complete", {

@@ -17,10 +17,10 @@ import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
 export const REFUND_CHECK_TIMER = "refund-check";
 
 /** The adapter of the refunded payment's connection (product 17). */
-function bankOfRefund(deps: Deps, refund: RefundRow): BankGateway {
-  const payment = deps.store.q.payments.get(refund.paymentCode);
+async function bankOfRefund(deps: Deps, refund: RefundRow): Promise<BankGateway> {
+  const payment = await deps.store.q.payments.get(refund.paymentCode);
   invariant(payment, `refund ${refund.id} refers to a missing payment`);
-  return bankOf(deps, payment.connectionId);
+  return await bankOf(deps, payment.connectionId);
 }
 
 /**
@@ -30,12 +30,12 @@ function bankOfRefund(deps: Deps, refund: RefundRow): BankGateway {
  */
 export async function sendToBank(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
   const input = { idempotencyKey: refund.id, bankReference: captureReference, amount: refund.amount, nowMs: deps.clock.nowMs() };
-  const bank = bankOfRefund(deps, refund);
+  const bank = await bankOfRefund(deps, refund);
   try {
     if (bank.refundMarker) {
       const marker = await bank.refundMarker(refund.method, input);
       if (marker === null) return null;
-      await deps.store.write((tx) => tx.refunds.notePendingAtBank(refund.id, marker, deps.clock.nowMs()));
+      await deps.store.write(async (tx) => await tx.refunds.notePendingAtBank(refund.id, marker, deps.clock.nowMs()));
     }
     return refund.method === "void" ? await bank.void(input) : await bank.refund(input);
   } catch (error) {
@@ -53,7 +53,7 @@ export async function sendToBank(deps: Deps, refund: RefundRow, captureReference
 export async function askAgain(deps: Deps, refund: RefundRow, captureReference: string): Promise<RefundResult | null> {
   if (refund.bankReference === null) return sendToBank(deps, refund, captureReference);
   try {
-    return await bankOfRefund(deps, refund).refundStatus({
+    return await (await bankOfRefund(deps, refund)).refundStatus({
       bankReference: captureReference,
       refundReference: refund.bankReference,
       nowMs: deps.clock.nowMs(),
@@ -75,23 +75,29 @@ const outcomeOf = (r: RefundResult): RefundOutcome => ({
  * The second unit: records the bank's answer on a refund that is still pending and answers the row
  * as it now stands. `null` (no answer) and `pending` schedule the next question.
  */
-export function recordRefundResult(tx: Repos, deps: Deps, refundId: string, result: RefundResult | null, nowMs: number): RefundRow {
-  const refund = tx.refunds.get(refundId);
+export async function recordRefundResult(
+  tx: Repos,
+  deps: Deps,
+  refundId: string,
+  result: RefundResult | null,
+  nowMs: number,
+): Promise<RefundRow> {
+  const refund = await tx.refunds.get(refundId);
   invariant(refund, `refund ${refundId} vanished`);
   if (refund.status !== "pending") return refund;
   if (result === null || result.status === "pending") {
-    if (result?.bankReference) tx.refunds.notePendingAtBank(refund.id, result.bankReference, nowMs);
+    if (result?.bankReference) await tx.refunds.notePendingAtBank(refund.id, result.bankReference, nowMs);
     const nextAtMs = Math.max(nowMs, result?.nextCheckAtMs ?? nowMs + BANK_RETRY_MS);
     deps.timers.schedule(REFUND_CHECK_TIMER, refund.id, nextAtMs);
   } else if (result.status === "approved") {
-    approve(tx, deps, refund, result, nowMs);
+    await approve(tx, deps, refund, result, nowMs);
   } else {
     const t = REFUND_TRANSITIONS.decline;
-    if (tx.refunds.finish(refund.id, t.from, t.to, outcomeOf(result), nowMs)) {
-      enqueueWebhook(tx, deps, refund.partnerId, { type: "refund.declined", paymentCode: refund.paymentCode }, nowMs);
+    if (await tx.refunds.finish(refund.id, t.from, t.to, outcomeOf(result), nowMs)) {
+      await enqueueWebhook(tx, deps, refund.partnerId, { type: "refund.declined", paymentCode: refund.paymentCode }, nowMs);
     }
   }
-  return tx.refunds.get(refundId) ?? refund;
+  return (await tx.refunds.get(refundId)) ?? refund;
 }
 
 /**
@@ -99,11 +105,18 @@ export function recordRefundResult(tx: Repos, deps: Deps, refundId: string, resu
  * the amount, or to void a settled payment. Neither can happen: the pending row reserved the amount
  * and a day end does not settle a payment whose void is pending. So a refusal is our bug.
  */
-function approve(tx: Repos, deps: Deps, refund: RefundRow, result: RefundResult, nowMs: number): void {
+async function approve(tx: Repos, deps: Deps, refund: RefundRow, result: RefundResult, nowMs: number): Promise<void> {
   const t = REFUND_TRANSITIONS.approve;
-  if (!tx.refunds.finish(refund.id, t.from, t.to, outcomeOf(result), nowMs)) return;
+  if (!(await tx.refunds.finish(refund.id, t.from, t.to, outcomeOf(result), nowMs))) return;
   const move = PAYMENT_REFUND_MOVES[refund.method];
-  const moved = tx.refunds.applyToPayment(refund.paymentCode, move.from, refund.amount, move.whenDone, refund.method === "void", nowMs);
+  const moved = await tx.refunds.applyToPayment(
+    refund.paymentCode,
+    move.from,
+    refund.amount,
+    move.whenDone,
+    refund.method === "void",
+    nowMs,
+  );
   invariant(moved, `approved refund ${refund.id} does not fit payment ${refund.paymentCode}`);
-  enqueueWebhook(tx, deps, refund.partnerId, { type: "refund.approved", paymentCode: refund.paymentCode }, nowMs);
+  await enqueueWebhook(tx, deps, refund.partnerId, { type: "refund.approved", paymentCode: refund.paymentCode }, nowMs);
 }

@@ -31,13 +31,15 @@ export async function createRefund(
   endpoint: RefundEndpoint,
   body: RefundBody,
 ): Promise<RefundRow> {
-  const reserved = await deps.store.write((tx) => reserveRefund(tx, deps, partner, paymentCode, endpoint, body, deps.clock.nowMs()));
+  const reserved = await deps.store.write(
+    async (tx) => await reserveRefund(tx, deps, partner, paymentCode, endpoint, body, deps.clock.nowMs()),
+  );
   const result = await sendToBank(deps, reserved.refund, reserved.captureReference);
-  return deps.store.write((tx) => recordRefundResult(tx, deps, reserved.refund.id, result, deps.clock.nowMs()));
+  return deps.store.write(async (tx) => await recordRefundResult(tx, deps, reserved.refund.id, result, deps.clock.nowMs()));
 }
 
 /** The first unit: steps 2-9 of the precedence in rules.ts, then the pending row. */
-function reserveRefund(
+async function reserveRefund(
   tx: Repos,
   deps: Deps,
   partner: PartnerRow,
@@ -45,14 +47,14 @@ function reserveRefund(
   endpoint: RefundEndpoint,
   body: RefundBody,
   nowMs: number,
-): Reserved {
-  assertAcceptingPayments(tx, partner, nowMs);
-  const payment = tx.payments.getOwned(partner.id, paymentCode);
+): Promise<Reserved> {
+  await assertAcceptingPayments(tx, partner, nowMs);
+  const payment = await tx.payments.getOwned(partner.id, paymentCode);
   if (!payment) fail("payment_not_found");
-  if (tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
-  const terminal = tx.catalog.terminal(payment.terminalId);
+  if (await tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
+  const terminal = await tx.catalog.terminal(payment.terminalId);
   invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
-  const totals = tx.refunds.totals(payment.code);
+  const totals = await tx.refunds.totals(payment.code);
   const decision = decideRefund(endpoint, {
     status: payment.status,
     count: totals.count,
@@ -65,7 +67,7 @@ function reserveRefund(
   });
   invariant(payment.bankReference !== null, `captured payment ${payment.code} has no bank reference`);
   const id = deps.ids.refundId();
-  tx.refunds.insertPending({
+  await tx.refunds.insertPending({
     id,
     paymentCode: payment.code,
     partnerId: partner.id,
@@ -74,7 +76,7 @@ function reserveRefund(
     amount: decision.amount,
     createdAtMs: nowMs,
   });
-  const refund = tx.refunds.get(id);
+  const refund = await tx.refunds.get(id);
   invariant(refund, "a refund inserted in this unit can be read back");
   return { refund, captureReference: payment.bankReference };
 }
@@ -84,8 +86,8 @@ function reserveRefund(
  * another partner's all read as 404 `refund_not_found` (the only code 4.11 names), as does an
  * unknown payment code on this path.
  */
-export function refundOf(deps: Deps, partnerId: string, paymentCode: string, refundId: string): RefundRow {
-  const refund = deps.store.q.refunds.get(refundId);
+export async function refundOf(deps: Deps, partnerId: string, paymentCode: string, refundId: string): Promise<RefundRow> {
+  const refund = await deps.store.q.refunds.get(refundId);
   if (!refund || refund.partnerId !== partnerId || refund.paymentCode !== paymentCode) fail("refund_not_found");
   return refund;
 }

@@ -14,15 +14,15 @@ export const refundCheckTimer: TimerModule = {
       deps.timers.schedule(REFUND_CHECK_TIMER, refundId, dueAtMs);
       return;
     }
-    const refund = deps.store.q.refunds.get(refundId);
+    const refund = await deps.store.q.refunds.get(refundId);
     if (!refund || refund.status !== "pending") return;
-    const captureReference = deps.store.q.payments.get(refund.paymentCode)?.bankReference;
+    const captureReference = (await deps.store.q.payments.get(refund.paymentCode))?.bankReference;
     if (!captureReference) {
       deps.log.error("refund: payment has no bank reference", { refundId, paymentCode: refund.paymentCode });
       return;
     }
     const result = await askAgain(deps, refund, captureReference);
-    await deps.store.write((tx) => recordRefundResult(tx, deps, refundId, result, deps.clock.nowMs()));
+    await deps.store.write(async (tx) => await recordRefundResult(tx, deps, refundId, result, deps.clock.nowMs()));
   },
-  pending: (deps) => deps.store.q.refunds.allPending().map((r) => ({ key: r.id, dueAtMs: r.updatedAtMs })),
+  pending: async (deps) => (await deps.store.q.refunds.allPending()).map((r) => ({ key: r.id, dueAtMs: r.updatedAtMs })),
 };

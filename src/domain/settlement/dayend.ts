@@ -26,12 +26,12 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
   const runDay = runDayOf(endedDay);
   const cutoffMs = dayEndDueAtMs(endedDay);
   invariant(deps.clock.nowMs() >= cutoffMs, `the day end of ${endedDay} is not due before ${runDay}`);
-  const closed = await deps.store.write((tx) => closeDay(tx, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
+  const closed = await deps.store.write(async (tx) => await closeDay(tx, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
   if (closed === null) return { day: endedDay, ran: false, settled: 0, batches: [] };
   const batchIds: string[] = [];
   for (const partnerId of closed.partners) {
     try {
-      const id = await deps.store.write((tx) => formBatch(tx, deps, partnerId, runDay, cutoffMs, deps.clock.nowMs()));
+      const id = await deps.store.write(async (tx) => await formBatch(tx, deps, partnerId, runDay, cutoffMs, deps.clock.nowMs()));
       if (id !== null) batchIds.push(id);
     } catch (error) {
       deps.log.error("day end: payout batch failed; its items stay due for the next day end", { partnerId, day: endedDay, error });
@@ -50,21 +50,21 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
  * several midnights runs each day end as it would have run on time; refunds approved after the
  * cutoff wait for the next day end.
  */
-function closeDay(
+async function closeDay(
   tx: Repos,
   endedDay: string,
   runDay: string,
   cutoffMs: number,
   nowMs: number,
-): { settled: number; partners: string[] } | null {
-  if (!tx.settlement.claimDay(endedDay, nowMs)) return null;
-  const settled = tx.settlement.settle(endedDay, cutoffMs);
-  return { settled, partners: tx.settlement.partnersWithDue(runDay, cutoffMs) };
+): Promise<{ settled: number; partners: string[] } | null> {
+  if (!(await tx.settlement.claimDay(endedDay, nowMs))) return null;
+  const settled = await tx.settlement.settle(endedDay, cutoffMs);
+  return { settled, partners: await tx.settlement.partnersWithDue(runDay, cutoffMs) };
 }
 
 /** `kasa dayend`: every day end that is due and has not run, oldest first. */
 export async function runDueDayEnds(deps: Deps): Promise<DayEndReport[]> {
   const reports: DayEndReport[] = [];
-  for (const day of dayEndsDue(deps.store.q, deps.clock.nowMs())) reports.push(await runDayEnd(deps, day));
+  for (const day of await dayEndsDue(deps.store.q, deps.clock.nowMs())) reports.push(await runDayEnd(deps, day));
   return reports;
 }

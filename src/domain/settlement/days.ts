@@ -24,10 +24,10 @@ const earlier = (a: string, b: string): string => (a < b ? a : b);
  * long catches up at most DAYEND_CATCH_UP_MAX_DAYS day ends: they are cumulative (each settles
  * every earlier capture and pays every earlier value date), so skipped ones lose nothing.
  */
-export function firstDayToEnd(q: Repos, nowMs: number): string {
+export async function firstDayToEnd(q: Repos, nowMs: number): Promise<string> {
   const today = istanbulDate(nowMs);
-  const last = q.settlement.lastDay();
-  const oldest = q.settlement.oldestUnsettledCaptureMs();
+  const last = await q.settlement.lastDay();
+  const oldest = await q.settlement.oldestUnsettledCaptureMs();
   const first = last !== null ? runDayOf(last) : earlier(today, oldest === null ? today : istanbulDate(oldest));
   return later(first, addDays(today, -DAYEND_CATCH_UP_MAX_DAYS));
 }
@@ -36,9 +36,9 @@ export function firstDayToEnd(q: Repos, nowMs: number): string {
  * Every ended day whose day end has not run, oldest first (`kasa dayend`). On a database that never
  * ran one, at least yesterday's runs, so the operator's command always settles what has ended.
  */
-export function dayEndsDue(q: Repos, nowMs: number): string[] {
+export async function dayEndsDue(q: Repos, nowMs: number): Promise<string[]> {
   const yesterday = addDays(istanbulDate(nowMs), -1);
-  let day = q.settlement.lastDay() === null ? earlier(firstDayToEnd(q, nowMs), yesterday) : firstDayToEnd(q, nowMs);
+  let day = (await q.settlement.lastDay()) === null ? earlier(await firstDayToEnd(q, nowMs), yesterday) : await firstDayToEnd(q, nowMs);
   const days: string[] = [];
   for (; day <= yesterday; day = addDays(day, 1)) days.push(day);
   return days;

@@ -32,8 +32,15 @@ export const PAYOUT_TRANSITIONS = {
  * batch must be a safe integer (the JSON API, the webhook and the bank take numbers), so a larger
  * balance forms no batch: it is logged for an operator and its items stay due.
  */
-export function formBatch(tx: Repos, deps: Deps, partnerId: string, runDay: string, cutoffMs: number, nowMs: number): string | null {
-  const due = tx.settlement.dueOf(partnerId, runDay, cutoffMs);
+export async function formBatch(
+  tx: Repos,
+  deps: Deps,
+  partnerId: string,
+  runDay: string,
+  cutoffMs: number,
+  nowMs: number,
+): Promise<string | null> {
+  const due = await tx.settlement.dueOf(partnerId, runDay, cutoffMs);
   const amount = due.captures - due.refunds;
   if (amount <= 0n) return null;
   if (amount > BigInt(Number.MAX_SAFE_INTEGER)) {
@@ -41,8 +48,8 @@ export function formBatch(tx: Repos, deps: Deps, partnerId: string, runDay: stri
     return null;
   }
   const id = deps.ids.payoutBatchId();
-  tx.settlement.createBatch({ id, partnerId, day: runDay, amount: Number(amount), createdAtMs: nowMs });
-  const assigned = tx.settlement.assignDue(id, partnerId, runDay, cutoffMs);
+  await tx.settlement.createBatch({ id, partnerId, day: runDay, amount: Number(amount), createdAtMs: nowMs });
+  const assigned = await tx.settlement.assignDue(id, partnerId, runDay, cutoffMs);
   invariant(assigned === amount, `payout batch ${id}: items sum to ${assigned}, expected ${amount}`);
   return id;
 }
@@ -53,9 +60,9 @@ export function formBatch(tx: Repos, deps: Deps, partnerId: string, runDay: stri
  * bank's connection stays pending until an operator transfers and marks it (`markPayout`).
  */
 export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatchRow | undefined> {
-  const batch = deps.store.q.settlement.batch(batchId);
+  const batch = await deps.store.q.settlement.batch(batchId);
   if (!batch || batch.status !== "pending") return batch;
-  if (!awaitsBankPayout(deps.store.q, batchId)) {
+  if (!(await awaitsBankPayout(deps.store.q, batchId))) {
     deps.log.info("payout batch awaits an operator's transfer", {
       payoutBatchId: batchId,
       partnerId: batch.partnerId,
@@ -63,7 +70,7 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
     });
     return batch;
   }
-  const partner = deps.store.q.partners.get(batch.partnerId);
+  const partner = await deps.store.q.partners.get(batch.partnerId);
   let result: PayoutResult;
   try {
     result = await deps.banks.sim.payout({
@@ -78,14 +85,15 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
     deps.timers.schedule(PAYOUT_TIMER, batchId, deps.clock.nowMs() + BANK_RETRY_MS);
     return batch;
   }
-  return deps.store.write((tx) => recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
+  return deps.store.write(async (tx) => await recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
 }
 
 /** What recording a payout answer needs: the outbox (ids, timers) and the log; the CLI has these too. */
 export type PayoutDeps = Pick<Deps, "ids" | "log"> & { timers: Pick<Timers, "schedule"> };
 
 /** Only batches of simulated-bank connections alone are paid by a bank. */
-export const awaitsBankPayout = (q: Repos, batchId: string): boolean => q.settlement.banksOfBatch(batchId).every((bank) => bank === "sim");
+export const awaitsBankPayout = async (q: Repos, batchId: string): Promise<boolean> =>
+  (await q.settlement.banksOfBatch(batchId)).every((bank) => bank === "sim");
 
 /** The operator's answer; `reference` is the transfer's (or the failure's) reference, kept on the batch. */
 export type PayoutMark = { status: "paid" | "failed"; reference: string | null };
@@ -95,33 +103,33 @@ export type PayoutMark = { status: "paid" | "failed"; reference: string | null }
  * recorded as the simulated bank's would be (payout.paid_out / payout.failed; a failed batch's
  * items are due again at the next day end). False when the batch is not pending.
  */
-export function markPayout(tx: Repos, deps: PayoutDeps, batchId: string, mark: PayoutMark, nowMs: number): boolean {
-  const batch = tx.settlement.batch(batchId);
+export async function markPayout(tx: Repos, deps: PayoutDeps, batchId: string, mark: PayoutMark, nowMs: number): Promise<boolean> {
+  const batch = await tx.settlement.batch(batchId);
   if (!batch || batch.status !== "pending") return false;
   const result: PayoutResult =
     mark.status === "paid"
       ? { status: "paid", bankReference: mark.reference ?? "" }
       : { status: "failed", reason: "operator_marked_failed" };
-  return recordPayout(tx, deps, batch, result, nowMs, mark.reference).status !== "pending";
+  return (await recordPayout(tx, deps, batch, result, nowMs, mark.reference)).status !== "pending";
 }
 
-function recordPayout(
+async function recordPayout(
   tx: Repos,
   deps: PayoutDeps,
   batch: PayoutBatchRow,
   result: PayoutResult,
   nowMs: number,
   reference?: string | null,
-): PayoutBatchRow {
+): Promise<PayoutBatchRow> {
   const t = result.status === "paid" ? PAYOUT_TRANSITIONS.pay : PAYOUT_TRANSITIONS.fail;
   const kept = reference !== undefined ? reference : result.status === "paid" ? result.bankReference : null;
-  if (tx.settlement.finishBatch(batch.id, t.from, t.to, nowMs, kept)) {
+  if (await tx.settlement.finishBatch(batch.id, t.from, t.to, nowMs, kept)) {
     if (result.status === "failed") {
-      tx.settlement.releaseBatch(batch.id);
+      await tx.settlement.releaseBatch(batch.id);
       deps.log.warn("payout failed", { payoutBatchId: batch.id, partnerId: batch.partnerId, reason: result.reason });
     }
     const type = result.status === "paid" ? "payout.paid_out" : "payout.failed";
-    enqueueWebhook(tx, deps, batch.partnerId, { type, payoutBatchId: batch.id }, nowMs);
+    await enqueueWebhook(tx, deps, batch.partnerId, { type, payoutBatchId: batch.id }, nowMs);
   }
-  return tx.settlement.batch(batch.id) ?? batch;
+  return (await tx.settlement.batch(batch.id)) ?? batch;
 }

@@ -23,13 +23,13 @@ export const dayendTimer: TimerModule = {
       await runDayEnd(deps, day);
     } finally {
       // The next day, or later if the clock jumped further than the catch-up bound.
-      const first = firstDayToEnd(deps.store.q, deps.clock.nowMs());
+      const first = await firstDayToEnd(deps.store.q, deps.clock.nowMs());
       const next = addDays(day, 1) > first ? addDays(day, 1) : first;
       deps.timers.schedule(DAYEND_TIMER, next, dayEndDueAtMs(next));
     }
   },
-  pending: (deps) => {
-    const day = firstDayToEnd(deps.store.q, deps.clock.nowMs());
+  pending: async (deps) => {
+    const day = await firstDayToEnd(deps.store.q, deps.clock.nowMs());
     return [{ key: day, dueAtMs: dayEndDueAtMs(day) }];
   },
 };
@@ -47,5 +47,5 @@ export const payoutTimer: TimerModule = {
     }
     await payBatch(deps, batchId);
   },
-  pending: (deps) => deps.store.q.settlement.pendingBatches().map((b) => ({ key: b.id, dueAtMs: b.createdAtMs })),
+  pending: async (deps) => (await deps.store.q.settlement.pendingBatches()).map((b) => ({ key: b.id, dueAtMs: b.createdAtMs })),
 };

@@ -6,7 +6,12 @@ import type { AuditRow, PanelUserRow } from "../../store/users-sql";
 
 export type AuditEntry = { action: string; target: string | null; outcome: string; ip: string };
 
-export function recordAudit(tx: Repos, user: Pick<PanelUserRow, "id" | "partnerId" | "email">, entry: AuditEntry, atMs: number): void {
+export async function recordAudit(
+  tx: Repos,
+  user: Pick<PanelUserRow, "id" | "partnerId" | "email">,
+  entry: AuditEntry,
+  atMs: number,
+): Promise<void> {
   const row: AuditRow = { partnerId: user.partnerId, atMs, userId: user.id, email: user.email, ...entry };
-  tx.panelAudit.insert(row);
+  await tx.panelAudit.insert(row);
 }

@@ -10,7 +10,8 @@ export const DEMO_PANEL_EMAIL = "demo@kasa.test";
  * also ends the demo user's old sessions). Only when the demo partner exists.
  */
 export async function ensureDemoPanelUser(deps: UserDeps): Promise<Sensitive<string> | null> {
-  if (!deps.store.q.partners.get(DEMO_PARTNER_ID)) return null;
-  if (deps.store.q.panelUsers.byEmail(DEMO_PANEL_EMAIL)) return (await resetPassword(deps, DEMO_PARTNER_ID, DEMO_PANEL_EMAIL)).password;
+  if (!(await deps.store.q.partners.get(DEMO_PARTNER_ID))) return null;
+  if (await deps.store.q.panelUsers.byEmail(DEMO_PANEL_EMAIL))
+    return (await resetPassword(deps, DEMO_PARTNER_ID, DEMO_PANEL_EMAIL)).password;
   return (await addUser(deps, { partnerId: DEMO_PARTNER_ID, email: DEMO_PANEL_EMAIL, role: "admin" })).password;
 }

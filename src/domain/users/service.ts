@@ -50,7 +50,7 @@ export async function addUser(deps: UserDeps, input: NewUser): Promise<{ user: P
   const role = toRole(input.role);
   const password = input.password ?? deps.ids.password();
   checkPassword(password);
-  if (!deps.store.q.partners.get(input.partnerId)) fail("validation_error", `partner: unknown partner ${input.partnerId}`);
+  if (!(await deps.store.q.partners.get(input.partnerId))) fail("validation_error", `partner: unknown partner ${input.partnerId}`);
   const passwordHash = await hashPassword(password, deps.ids.salt());
   const nowMs = deps.clock.nowMs();
   const user: PanelUserRow = {
@@ -65,17 +65,17 @@ export async function addUser(deps: UserDeps, input: NewUser): Promise<{ user: P
     createdAtMs: nowMs,
     updatedAtMs: nowMs,
   };
-  await deps.store.write((tx) => {
-    if (tx.panelUsers.byEmail(email)) fail("validation_error", `email: ${email} already has an account`);
-    tx.panelUsers.insert(user);
+  await deps.store.write(async (tx) => {
+    if (await tx.panelUsers.byEmail(email)) fail("validation_error", `email: ${email} already has an account`);
+    await tx.panelUsers.insert(user);
   });
   return { user, password };
 }
 
 /** `partnerId` scopes the lookup (the panel); null is the operator's view across partners. */
-export function userOf(deps: Pick<UserDeps, "store">, partnerId: string | null, idOrEmail: string): PanelUserRow {
+export async function userOf(deps: Pick<UserDeps, "store">, partnerId: string | null, idOrEmail: string): Promise<PanelUserRow> {
   const q = deps.store.q.panelUsers;
-  const user = q.get(idOrEmail) ?? (idOrEmail.includes("@") ? q.byEmail(idOrEmail.trim().toLowerCase()) : undefined);
+  const user = (await q.get(idOrEmail)) ?? (idOrEmail.includes("@") ? await q.byEmail(idOrEmail.trim().toLowerCase()) : undefined);
   if (!user || (partnerId !== null && user.partnerId !== partnerId)) fail("not_found", "user not found");
   return user;
 }
@@ -87,12 +87,12 @@ export async function setUserStatus(
   idOrEmail: string,
   status: PanelUserRow["status"],
 ): Promise<PanelUserRow> {
-  const user = userOf(deps, partnerId, idOrEmail);
-  await deps.store.write((tx) => {
-    tx.panelUsers.setStatus(user.id, status, deps.clock.nowMs());
-    if (status === "disabled") tx.panelSessions.removeForUser(user.id);
+  const user = await userOf(deps, partnerId, idOrEmail);
+  await deps.store.write(async (tx) => {
+    await tx.panelUsers.setStatus(user.id, status, deps.clock.nowMs());
+    if (status === "disabled") await tx.panelSessions.removeForUser(user.id);
   });
-  return userOf(deps, partnerId, user.id);
+  return await userOf(deps, partnerId, user.id);
 }
 
 /** A new one-time password (or the given one); ends the user's sessions and clears a lock. */
@@ -102,13 +102,13 @@ export async function resetPassword(
   idOrEmail: string,
   given?: Sensitive<string>,
 ): Promise<{ user: PanelUserRow; password: Sensitive<string> }> {
-  const user = userOf(deps, partnerId, idOrEmail);
+  const user = await userOf(deps, partnerId, idOrEmail);
   const password = given ?? deps.ids.password();
   checkPassword(password);
   const hash = await hashPassword(password, deps.ids.salt());
-  await deps.store.write((tx) => {
-    tx.panelUsers.setPassword(user.id, hash, deps.clock.nowMs());
-    tx.panelSessions.removeForUser(user.id);
+  await deps.store.write(async (tx) => {
+    await tx.panelUsers.setPassword(user.id, hash, deps.clock.nowMs());
+    await tx.panelSessions.removeForUser(user.id);
   });
-  return { user: userOf(deps, partnerId, user.id), password };
+  return { user: await userOf(deps, partnerId, user.id), password };
 }

@@ -31,40 +31,40 @@ const WRONG = "wrong e-mail address or password";
  */
 export async function login(deps: Deps, input: LoginInput): Promise<{ sessionId: Sensitive<string>; session: PanelSession }> {
   if (input.previousId !== null) await logoutById(deps, input.previousId);
-  const user = deps.store.q.panelUsers.byEmail(input.email.trim().toLowerCase());
+  const user = await deps.store.q.panelUsers.byEmail(input.email.trim().toLowerCase());
   const nowMs = deps.clock.nowMs();
   const audit = (outcome: string) => ({ action: "login", target: null, outcome, ip: input.ip });
   if (!user) fail("unauthorized", WRONG);
   if (user.status !== "active") {
-    await deps.store.write((tx) => recordAudit(tx, user, audit("unauthorized"), nowMs));
+    await deps.store.write(async (tx) => await recordAudit(tx, user, audit("unauthorized"), nowMs));
     fail("unauthorized", WRONG);
   }
   if (user.lockedUntilMs !== null && user.lockedUntilMs > nowMs) {
-    await deps.store.write((tx) => recordAudit(tx, user, audit("forbidden"), nowMs));
+    await deps.store.write(async (tx) => await recordAudit(tx, user, audit("forbidden"), nowMs));
     fail("forbidden", "this account is locked for 15 minutes after 5 failed logins");
   }
   if (!(await verifyPassword(input.password, user.passwordHash))) {
-    await deps.store.write((tx) => {
+    await deps.store.write(async (tx) => {
       // Counted inside the unit from the row as it is now, so parallel guesses all count.
-      const failures = (tx.panelUsers.get(user.id)?.failedLogins ?? 0) + 1;
+      const failures = ((await tx.panelUsers.get(user.id))?.failedLogins ?? 0) + 1;
       const locks = failures >= PANEL_LOGIN_FAILURES_MAX;
-      tx.panelUsers.recordFailure(user.id, locks ? 0 : failures, locks ? nowMs + PANEL_LOCK_MS : null, nowMs);
-      recordAudit(tx, user, audit("unauthorized"), nowMs);
+      await tx.panelUsers.recordFailure(user.id, locks ? 0 : failures, locks ? nowMs + PANEL_LOCK_MS : null, nowMs);
+      await recordAudit(tx, user, audit("unauthorized"), nowMs);
     });
     fail("unauthorized", WRONG);
   }
   const sessionId = deps.ids.sessionId();
   const session: PanelSession = { user, idHash: hashSessionId(sessionId), csrfToken: deps.ids.csrfToken() };
-  await deps.store.write((tx) => {
-    tx.panelUsers.clearFailures(user.id);
-    tx.panelSessions.insert({
+  await deps.store.write(async (tx) => {
+    await tx.panelUsers.clearFailures(user.id);
+    await tx.panelSessions.insert({
       idHash: session.idHash,
       userId: user.id,
       csrfToken: session.csrfToken,
       createdAtMs: nowMs,
       lastSeenAtMs: nowMs,
     });
-    recordAudit(tx, user, audit("ok"), nowMs);
+    await recordAudit(tx, user, audit("ok"), nowMs);
   });
   return { sessionId, session };
 }
@@ -72,27 +72,27 @@ export async function login(deps: Deps, input: LoginInput): Promise<{ sessionId:
 /** The session a cookie names, if it is alive and its user active; an expired one is deleted. */
 export async function resumeSession(deps: Deps, sessionId: Sensitive<string>): Promise<PanelSession | null> {
   const idHash = hashSessionId(sessionId);
-  const row = deps.store.q.panelSessions.get(idHash);
+  const row = await deps.store.q.panelSessions.get(idHash);
   if (!row) return null;
   const nowMs = deps.clock.nowMs();
-  const user = deps.store.q.panelUsers.get(row.userId);
+  const user = await deps.store.q.panelUsers.get(row.userId);
   const expired = nowMs - row.lastSeenAtMs >= PANEL_SESSION_IDLE_MS || nowMs - row.createdAtMs >= PANEL_SESSION_ABSOLUTE_MS;
   if (expired || !user || user.status !== "active") {
-    await deps.store.write((tx) => tx.panelSessions.remove(idHash));
+    await deps.store.write(async (tx) => await tx.panelSessions.remove(idHash));
     return null;
   }
-  if (nowMs - row.lastSeenAtMs >= PANEL_TOUCH_EVERY_MS) await deps.store.write((tx) => tx.panelSessions.touch(idHash, nowMs));
+  if (nowMs - row.lastSeenAtMs >= PANEL_TOUCH_EVERY_MS) await deps.store.write(async (tx) => await tx.panelSessions.touch(idHash, nowMs));
   return { user, idHash, csrfToken: row.csrfToken };
 }
 
 /** Ends the session server-side: the cookie, if kept or stolen, opens nothing afterwards. */
 export async function logout(deps: Deps, session: PanelSession): Promise<void> {
-  await deps.store.write((tx) => tx.panelSessions.remove(session.idHash));
+  await deps.store.write(async (tx) => await tx.panelSessions.remove(session.idHash));
 }
 
 async function logoutById(deps: Deps, sessionId: Sensitive<string>): Promise<void> {
   const idHash = hashSessionId(sessionId);
-  if (deps.store.q.panelSessions.get(idHash)) await deps.store.write((tx) => tx.panelSessions.remove(idHash));
+  if (await deps.store.q.panelSessions.get(idHash)) await deps.store.write(async (tx) => await tx.panelSessions.remove(idHash));
 }
 
 /** Every panel POST carries the session's token (403 without it or with another session's). */

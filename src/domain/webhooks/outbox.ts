@@ -17,14 +17,14 @@ export type OutboxEvent =
  * timer is scheduled now; it fires after the batch committed, and a rolled-back unit leaves a
  * timer that finds no row and does nothing.
  */
-export function enqueueWebhook(
+export async function enqueueWebhook(
   tx: Repos,
   deps: { ids: Ids; timers: Pick<Timers, "schedule"> },
   partnerId: string,
   event: OutboxEvent,
   nowMs: number,
-): string | null {
-  const partner = tx.partners.get(partnerId);
+): Promise<string | null> {
+  const partner = await tx.partners.get(partnerId);
   if (!partner?.webhookUrl) return null;
   const id = deps.ids.deliveryId();
   const type: WebhookEventType = event.type;
@@ -35,7 +35,7 @@ export function enqueueWebhook(
     type,
     occurredAtMs: nowMs,
   });
-  tx.webhooks.insert({ id, partnerId, type, body, occurredAtMs: nowMs });
+  await tx.webhooks.insert({ id, partnerId, type, body, occurredAtMs: nowMs });
   deps.timers.schedule(WEBHOOK_TIMER, id, nowMs);
   return id;
 }

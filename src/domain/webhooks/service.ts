@@ -28,7 +28,7 @@ export class WebhookOperatorError extends Error {
 export type ListFilter = { partnerId?: string | null; status?: string | null; limit?: number | null };
 
 /** Newest first; at most LIST_SIZE_MAX rows (default LIST_SIZE_DEFAULT). */
-export function listDeliveries(q: Repos, filter: ListFilter = {}): DeliveryJson[] {
+export async function listDeliveries(q: Repos, filter: ListFilter = {}): Promise<DeliveryJson[]> {
   const status = filter.status ?? null;
   if (status !== null && !DELIVERY_STATUSES.includes(status as DeliveryStatus)) {
     throw new WebhookOperatorError(`status: must be one of ${DELIVERY_STATUSES.join(", ")}`);
@@ -37,18 +37,18 @@ export function listDeliveries(q: Repos, filter: ListFilter = {}): DeliveryJson[
   if (!Number.isSafeInteger(limit) || limit < LIST_SIZE_MIN || limit > LIST_SIZE_MAX) {
     throw new WebhookOperatorError(`limit: must be an integer from ${LIST_SIZE_MIN} to ${LIST_SIZE_MAX}`);
   }
-  return q.webhooks
-    .list({ partnerId: filter.partnerId ?? null, status: status as DeliveryStatus | null, limit })
-    .map((row) => toDeliveryJson(row, row.attemptCount));
+  return (await q.webhooks.list({ partnerId: filter.partnerId ?? null, status: status as DeliveryStatus | null, limit })).map((row) =>
+    toDeliveryJson(row, row.attemptCount),
+  );
 }
 
 export type DeliveryDetail = DeliveryJson & { body: string; history: AttemptJson[] };
 
 /** One delivery with the exact body bytes and every attempt (status, latency, error). */
-export function showDelivery(q: Repos, id: string): DeliveryDetail {
-  const row = q.webhooks.get(id);
+export async function showDelivery(q: Repos, id: string): Promise<DeliveryDetail> {
+  const row = await q.webhooks.get(id);
   if (!row) throw new WebhookOperatorError(`delivery ${id} not found`);
-  const attempts = q.webhooks.attempts(id);
+  const attempts = await q.webhooks.attempts(id);
   return { ...toDeliveryJson(row, attempts.length), body: row.body, history: attempts.map(toAttemptJson) };
 }
 
@@ -61,25 +61,25 @@ export function showDelivery(q: Repos, id: string): DeliveryDetail {
  */
 export async function resendDelivery(deps: OperatorDeps, id: string): Promise<DeliveryDetail> {
   const nowMs = deps.clock.nowMs();
-  await deps.store.write((tx) => {
-    const row = tx.webhooks.get(id);
+  await deps.store.write(async (tx) => {
+    const row = await tx.webhooks.get(id);
     if (!row) throw new WebhookOperatorError(`delivery ${id} not found`);
-    if (!tx.webhooks.requeue(id, nowMs)) throw new WebhookOperatorError(`delivery ${id} is still pending`);
+    if (!(await tx.webhooks.requeue(id, nowMs))) throw new WebhookOperatorError(`delivery ${id} is still pending`);
     deps.timers?.schedule(WEBHOOK_TIMER, id, nowMs);
   });
-  return showDelivery(deps.store.q, id);
+  return await showDelivery(deps.store.q, id);
 }
 
 /** Queues `webhook.test` for a partner (the panel's send-test action, interface 6.1). */
 export async function sendTestWebhook(deps: OperatorDeps, partnerId: string): Promise<DeliveryDetail> {
   const nowMs = deps.clock.nowMs();
   const scheduler = deps.timers ?? { schedule: () => {} };
-  const id = await deps.store.write((tx) => {
-    const partner = tx.partners.get(partnerId);
+  const id = await deps.store.write(async (tx) => {
+    const partner = await tx.partners.get(partnerId);
     if (!partner) throw new WebhookOperatorError(`partner ${partnerId} not found`);
-    const queued = enqueueWebhook(tx, { ids: deps.ids, timers: scheduler }, partnerId, { type: "webhook.test" }, nowMs);
+    const queued = await enqueueWebhook(tx, { ids: deps.ids, timers: scheduler }, partnerId, { type: "webhook.test" }, nowMs);
     if (queued === null) throw new WebhookOperatorError(`partner ${partnerId} has no webhook url`);
     return queued;
   });
-  return showDelivery(deps.store.q, id);
+  return await showDelivery(deps.store.q, id);
 }

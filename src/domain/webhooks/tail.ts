@@ -55,13 +55,13 @@ const toAttemptLine = (a: TailAttempt & { tailKey: string }): TailLine => ({
   error: a.error,
 });
 
-type Page<R> = (atMs: number, key: string) => R[];
+type Page<R> = (atMs: number, key: string) => Promise<R[]>;
 
 /** Every row from `fromMs` on, page by page in (time, key) order. */
-function* walk<R>(page: Page<R>, fromMs: number, keyOf: (r: R) => string, atMs: (r: R) => number): Generator<R> {
+async function* walk<R>(page: Page<R>, fromMs: number, keyOf: (r: R) => string, atMs: (r: R) => number): AsyncGenerator<R> {
   let cursor = { atMs: fromMs - 1, key: "\uffff" };
   for (;;) {
-    const rows = page(cursor.atMs, cursor.key);
+    const rows = await page(cursor.atMs, cursor.key);
     yield* rows;
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1]!;
@@ -73,13 +73,13 @@ function* walk<R>(page: Page<R>, fromMs: number, keyOf: (r: R) => string, atMs: 
  * One kind of row followed over a trailing window: what was there at the start is only marked
  * seen; later reads print what is new and forget what fell out of the window.
  */
-function follower<R>(page: Page<R>, keyOf: (r: R) => string, atMs: (r: R) => number, startMs: number) {
+async function follower<R>(page: Page<R>, keyOf: (r: R) => string, atMs: (r: R) => number, startMs: number) {
   let newestMs = startMs;
   const seen = new Map<string, number>();
-  for (const r of walk(page, startMs - WINDOW_MS, keyOf, atMs)) seen.set(keyOf(r), atMs(r));
-  return (emit: (r: R) => void): void => {
+  for await (const r of walk(page, startMs - WINDOW_MS, keyOf, atMs)) seen.set(keyOf(r), atMs(r));
+  return async (emit: (r: R) => void): Promise<void> => {
     const floorMs = newestMs - WINDOW_MS;
-    for (const r of walk(page, floorMs, keyOf, atMs)) {
+    for await (const r of walk(page, floorMs, keyOf, atMs)) {
       if (seen.has(keyOf(r))) continue;
       seen.set(keyOf(r), atMs(r));
       newestMs = Math.max(newestMs, atMs(r));
@@ -91,22 +91,22 @@ function follower<R>(page: Page<R>, keyOf: (r: R) => string, atMs: (r: R) => num
 
 /** Runs until `signal` aborts; only what appears after the start is printed. */
 export async function tailWebhooks(q: Repos, o: TailOptions): Promise<void> {
-  const start = q.webhookTail.tailStart();
-  const deliveries = follower(
-    (ms, key) => q.webhookTail.deliveriesAfter(ms, key, o.partnerId, PAGE),
+  const start = await q.webhookTail.tailStart();
+  const deliveries = await follower(
+    async (ms, key) => await q.webhookTail.deliveriesAfter(ms, key, o.partnerId, PAGE),
     (d) => d.id,
     (d) => d.createdAtMs,
     start.deliveryMs,
   );
-  const attempts = follower(
-    (ms, key) => q.webhookTail.attemptsAfter(ms, key, o.partnerId, PAGE),
+  const attempts = await follower(
+    async (ms, key) => await q.webhookTail.attemptsAfter(ms, key, o.partnerId, PAGE),
     (a) => a.tailKey,
     (a) => a.startedAtMs,
     start.attemptMs,
   );
   while (!o.signal.aborted) {
-    deliveries((d) => o.emit(toDeliveryLine(d)));
-    attempts((a) => o.emit(toAttemptLine(a)));
+    await deliveries((d) => o.emit(toDeliveryLine(d)));
+    await attempts((a) => o.emit(toAttemptLine(a)));
     await pause(o.intervalMs ?? POLL_MS, o.signal);
   }
 }

@@ -31,25 +31,25 @@ export const webhookSweepModule: TimerModule = {
   handler: (deps) => async (_key, dueAtMs) => {
     const nowMs = deps.clock.nowMs();
     if (nowMs < dueAtMs) return;
-    for (const row of deps.store.q.webhooks.due(nowMs, WEBHOOK_BATCH_SIZE)) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs);
+    for (const row of await deps.store.q.webhooks.due(nowMs, WEBHOOK_BATCH_SIZE)) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs);
     deps.timers.schedule(WEBHOOK_SWEEP_TIMER, SWEEP_KEY, nowMs + WEBHOOK_SWEEP_INTERVAL_MS);
   },
   pending: (deps) => [{ key: SWEEP_KEY, dueAtMs: deps.clock.nowMs() + WEBHOOK_SWEEP_INTERVAL_MS }],
 };
 
 /** Reads the outbox in pages of WEBHOOK_BATCH_SIZE, so the rebuild never holds one huge result. */
-function* pendingDeliveries(deps: Pick<Deps, "store">): Iterable<{ key: string; dueAtMs: number }> {
+async function* pendingDeliveries(deps: Pick<Deps, "store">): AsyncIterable<{ key: string; dueAtMs: number }> {
   const q = deps.store.q.webhooks;
   let page: DeliveryTimerRow[];
   let after = { atMs: Number.MIN_SAFE_INTEGER, id: "" };
   do {
-    page = q.waitingPage(after.atMs, after.id, WEBHOOK_BATCH_SIZE);
+    page = await q.waitingPage(after.atMs, after.id, WEBHOOK_BATCH_SIZE);
     for (const row of page) yield { key: row.id, dueAtMs: row.atMs };
     after = page.at(-1) ?? after;
   } while (page.length === WEBHOOK_BATCH_SIZE);
   let afterId = "";
   do {
-    page = q.inFlightPage(afterId, WEBHOOK_BATCH_SIZE);
+    page = await q.inFlightPage(afterId, WEBHOOK_BATCH_SIZE);
     // Resumed once the stopped process's attempt has surely ended (see ORPHAN_AFTER_MS).
     for (const row of page) yield { key: row.id, dueAtMs: row.atMs + ORPHAN_AFTER_MS };
     afterId = page.at(-1)?.id ?? afterId;

@@ -66,24 +66,24 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
   async function attemptOnce(id: string): Promise<void> {
     // Re-read after waiting for a slot: the row is the truth, the timer only a hint.
     const startedAtMs = deps.clock.nowMs();
-    const row = deps.store.q.webhooks.get(id);
+    const row = await deps.store.q.webhooks.get(id);
     if (!row || row.status !== "pending") return;
     if (row.nextAttemptAtMs !== null && startedAtMs < row.nextAttemptAtMs) return;
     if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
-      const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
+      const dropped = await deps.store.write(async (tx) => await tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
       if (dropped) deps.log.info("webhook dropped", { deliveryId: id, reason: "24 h window passed before the attempt" });
       return;
     }
     const resumed = row.nextAttemptAtMs === null;
-    const claimed = await deps.store.write((tx) =>
+    const claimed = await deps.store.write(async (tx) =>
       resumed
-        ? tx.webhooks.claimOrphan(id, row.updatedAtMs, startedAtMs)
-        : tx.webhooks.claim(id, row.nextAttemptAtMs as number, startedAtMs),
+        ? await tx.webhooks.claimOrphan(id, row.updatedAtMs, startedAtMs)
+        : await tx.webhooks.claim(id, row.nextAttemptAtMs as number, startedAtMs),
     );
     if (!claimed) return;
     const attempt = resumed ? row.attempts : row.attempts + 1;
     const firstAttemptAtMs = row.firstAttemptAtMs ?? startedAtMs;
-    const partner = deps.store.q.partners.get(row.partnerId);
+    const partner = await deps.store.q.partners.get(row.partnerId);
     const result = await attemptDelivery(row, partner, deps.config, options);
     await recordAttempt(deps, row, { attempt, firstAttemptAtMs, startedAtMs }, result);
   }
@@ -92,7 +92,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     const nowMs = deps.clock.nowMs();
     // Never a millisecond early; a stale or duplicate timer finds the row not due and does nothing.
     if (nowMs < dueAtMs) return;
-    const row = deps.store.q.webhooks.get(id);
+    const row = await deps.store.q.webhooks.get(id);
     if (!row || !isDue(row, nowMs)) return;
     // Taken synchronously, before the first await, so a duplicate timer in the same batch sees it.
     mine.add(id);
@@ -133,10 +133,10 @@ async function recordAttempt(
     firstAttemptAtMs: at.firstAttemptAtMs,
   });
   const settled = settledStatus(plan);
-  const n = await deps.store.write((tx) => {
-    const number = tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
-    if (plan.state !== "pending") tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
-    else if (tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
+  const n = await deps.store.write(async (tx) => {
+    const number = await tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
+    if (plan.state !== "pending") await tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
+    else if (await tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
       deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
     }
     return number;

@@ -6,15 +6,15 @@ import type { ApiContext, ApiReply } from "../endpoint";
 // Interface 4.8 and 4.9. Reads only: no unit of work, nothing is written.
 
 /** interface 4.8 */
-export function postInstallmentOptions(ctx: ApiContext<InstallmentOptionsBody>): ApiReply {
+export async function postInstallmentOptions(ctx: ApiContext<InstallmentOptionsBody>): Promise<ApiReply> {
   const { bin, terminalId, baseAmount, customerCommissionShareBps } = ctx.body;
-  const quote = quoteOptions(ctx.deps.store.q, ctx.partner, { terminalId, bin, baseAmount, shareBps: customerCommissionShareBps });
+  const quote = await quoteOptions(ctx.deps.store.q, ctx.partner, { terminalId, bin, baseAmount, shareBps: customerCommissionShareBps });
   return { status: 200, body: toInstallmentOptionsJson(quote) };
 }
 
 /** interface 4.9 */
-export function postInstallmentOverview(ctx: ApiContext<InstallmentOverviewBody>): ApiReply {
+export async function postInstallmentOverview(ctx: ApiContext<InstallmentOverviewBody>): Promise<ApiReply> {
   const { terminalId, baseAmount, customerCommissionShareBps } = ctx.body;
-  const overview = quoteOverview(ctx.deps.store.q, ctx.partner, { terminalId, baseAmount, shareBps: customerCommissionShareBps });
+  const overview = await quoteOverview(ctx.deps.store.q, ctx.partner, { terminalId, baseAmount, shareBps: customerCommissionShareBps });
   return { status: 200, body: overview };
 }

@@ -15,14 +15,14 @@ export async function createPayment(ctx: ApiContext<CreatePaymentBody>): Promise
 /** interface 4.6 */
 export async function getPaymentByTxCode(ctx: ApiContext): Promise<ApiReply> {
   const { partnerTxCode } = parseWith(txCodeQuery, { partnerTxCode: ctx.query.get("partnerTxCode") ?? undefined });
-  return recordReply(ctx, await paymentByTxCode(ctx.deps, ctx.partner.id, partnerTxCode));
+  return await recordReply(ctx, await paymentByTxCode(ctx.deps, ctx.partner.id, partnerTxCode));
 }
 
 /** interface 4.13 */
 export async function getPayment(ctx: ApiContext): Promise<ApiReply> {
-  return recordReply(ctx, await paymentByCode(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? ""));
+  return await recordReply(ctx, await paymentByCode(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? ""));
 }
 
-function recordReply(ctx: ApiContext, payment: PaymentRow): ApiReply {
-  return { status: 200, body: toPaymentJson(payment, refundSummariesOf(ctx.deps.store.q, payment.code)) };
+async function recordReply(ctx: ApiContext, payment: PaymentRow): Promise<ApiReply> {
+  return { status: 200, body: toPaymentJson(payment, await refundSummariesOf(ctx.deps.store.q, payment.code)) };
 }

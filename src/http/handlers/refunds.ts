@@ -13,7 +13,7 @@ export const postRefund =
   };
 
 /** interface 4.11 */
-export function getRefund(ctx: ApiContext): ApiReply {
-  const refund = refundOf(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? "", ctx.params.refundId ?? "");
+export async function getRefund(ctx: ApiContext): Promise<ApiReply> {
+  const refund = await refundOf(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? "", ctx.params.refundId ?? "");
   return { status: 200, body: toRefundJson(refund) };
 }

@@ -60,7 +60,7 @@ function toCard(deps: Deps, body: CardBody): SimulatedCard {
 async function reply(ctx: ApiContext, paymentCode: string, end: JourneyEnd): Promise<ApiReply> {
   const payment = await paymentByCode(ctx.deps, ctx.partner.id, paymentCode);
   const outcome = end.stage === "refused" ? (end.code ?? "refused") : payment.status;
-  return { status: 200, body: { ...toPaymentJson(payment, refundSummariesOf(ctx.deps.store.q, payment.code)), outcome } };
+  return { status: 200, body: { ...toPaymentJson(payment, await refundSummariesOf(ctx.deps.store.q, payment.code)), outcome } };
 }
 
 export const simulatePayment =
@@ -74,13 +74,13 @@ export const simulatePayment =
 export const simulateLink =
   (buyer: () => SandboxBuyer) =>
   async (ctx: ApiContext<v.InferOutput<typeof simulateLinkBody>>): Promise<ApiReply> => {
-    const link = ctx.deps.store.q.links.getOwned(ctx.partner.id, ctx.params.id ?? "");
+    const link = await ctx.deps.store.q.links.getOwned(ctx.partner.id, ctx.params.id ?? "");
     if (!link) fail("payment_link_not_found");
-    const before = ctx.deps.store.q.linkCheckout.latestCode(link.id);
+    const before = await ctx.deps.store.q.linkCheckout.latestCode(link.id);
     const end = await buyer().payLink(link.token, toCard(ctx.deps, ctx.body), ctx.body.installment ?? 1, ctx.body.otp ?? SANDBOX_OTP);
-    const code = ctx.deps.store.q.linkCheckout.latestCode(link.id);
+    const code = await ctx.deps.store.q.linkCheckout.latestCode(link.id);
     // The link took no new payment because it is no longer payable: the API's code for its state.
-    const closed = LINK_CLOSED[ctx.deps.store.q.links.getOwned(ctx.partner.id, link.id)?.status ?? ""];
+    const closed = LINK_CLOSED[(await ctx.deps.store.q.links.getOwned(ctx.partner.id, link.id))?.status ?? ""];
     if (end.stage === "refused" && code === before && closed) fail(closed);
     if (code === null)
       fail(

@@ -30,7 +30,7 @@ export async function postLinkOptions(deps: Deps, event: H3Event, token: string,
     const body = parseWith(linkOptionsBody, await readJsonBody(event.req));
     const refusal = cancelRefusalOf(link.status);
     if (refusal !== null) fail(refusal);
-    return jsonResponse(200, toInstallmentOptionsJson(quoteLinkOptions(deps.store.q, link, body.bin)), traceId);
+    return jsonResponse(200, toInstallmentOptionsJson(await quoteLinkOptions(deps.store.q, link, body.bin)), traceId);
   } catch (error) {
     if (!isApiError(error)) throw error;
     return errorResponse(error, traceId);

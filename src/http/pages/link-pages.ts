@@ -26,15 +26,15 @@ import { linkProblemPage, linkStatePage, linkSuccessPage, unknownLinkPage } from
 
 const tokenOf = (event: H3Event): string => routeParams(event).token ?? "";
 
-function contextOf(deps: Deps, link: LinkRow): LinkFormContext {
-  return { link, merchant: partnerOf(deps.store.q, link).name, baseUrl: deps.config.baseUrl, nonce: deps.ids.nonce() };
+async function contextOf(deps: Deps, link: LinkRow): Promise<LinkFormContext> {
+  return { link, merchant: (await partnerOf(deps.store.q, link)).name, baseUrl: deps.config.baseUrl, nonce: deps.ids.nonce() };
 }
 
 /** The page for a link that cannot be paid now, or null when it can. */
-function notPayablePage(deps: Deps, link: LinkRow, posted: boolean): Response | null {
+async function notPayablePage(deps: Deps, link: LinkRow, posted: boolean): Promise<Response | null> {
   const state = pageStateOf(link.status);
   if (state === "payable") return null;
-  const merchant = partnerOf(deps.store.q, link).name;
+  const merchant = (await partnerOf(deps.store.q, link)).name;
   return toWebResponse(linkStatePage({ link, merchant, state, baseUrl: deps.config.baseUrl, nonce: deps.ids.nonce(), posted }));
 }
 
@@ -42,7 +42,7 @@ function notPayablePage(deps: Deps, link: LinkRow, posted: boolean): Response | 
 async function getLinkPage(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const link = await openLink(deps, tokenOf(event));
   if (!link) return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
-  return notPayablePage(deps, link, false) ?? toWebResponse(linkPayPage(contextOf(deps, link)));
+  return (await notPayablePage(deps, link, false)) ?? toWebResponse(linkPayPage(await contextOf(deps, link)));
 }
 
 type Posted = { link: LinkRow; form: Record<string, string> };
@@ -58,7 +58,7 @@ async function readPayablePost(deps: Deps, event: H3Event, traceId: string): Pro
   }
   const link = await currentLink(deps, tokenOf(event));
   if (!link) return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
-  return notPayablePage(deps, link, true) ?? { link, form };
+  return (await notPayablePage(deps, link, true)) ?? { link, form };
 }
 
 function problem(deps: Deps, link: LinkRow | null, code: ErrorCode, traceId: string, message = messageOf(code)): Response {
@@ -80,12 +80,12 @@ async function postInstallmentsStep(deps: Deps, event: H3Event, traceId: string)
   if (posted instanceof Response) return posted;
   const { link, form } = posted;
   const bin = parseBin(form.bin);
-  if (bin === null) return toWebResponse(linkPayPage(contextOf(deps, link), FORM_PROBLEMS.bin));
+  if (bin === null) return toWebResponse(linkPayPage(await contextOf(deps, link), FORM_PROBLEMS.bin));
   try {
-    const quote = quoteLinkOptions(deps.store.q, link, bin);
+    const quote = await quoteLinkOptions(deps.store.q, link, bin);
     if (quote.options.length === 0) return linkRefusalPage(deps, link, "virtual_pos_card_type_not_supported", false, traceId);
     const card = { cardBank: quote.card?.bank ?? null, cardBrand: quote.card?.brand ?? null };
-    return toWebResponse(linkOptionsPage(contextOf(deps, link), bin, card, quote.options));
+    return toWebResponse(linkOptionsPage(await contextOf(deps, link), bin, card, quote.options));
   } catch (error) {
     if (!isApiError(error)) throw error;
     return problem(deps, link, error.code, traceId);
@@ -105,9 +105,9 @@ async function postCardStep(deps: Deps, event: H3Event, traceId: string): Promis
   if (bin === null || count === null)
     return problem(deps, link, "validation_error", traceId, FORM_PROBLEMS[bin === null ? "bin" : "installment"]);
   try {
-    const option = quoteLinkOptions(deps.store.q, link, bin).options.find((o) => o.installmentCount === count);
+    const option = (await quoteLinkOptions(deps.store.q, link, bin)).options.find((o) => o.installmentCount === count);
     if (!option) return problem(deps, link, "installment_not_allowed", traceId);
-    return toWebResponse(linkCardPage(contextOf(deps, link), bin, option));
+    return toWebResponse(linkCardPage(await contextOf(deps, link), bin, option));
   } catch (error) {
     if (!isApiError(error)) throw error;
     return problem(deps, link, error.code, traceId);
@@ -126,7 +126,7 @@ async function postPay(deps: Deps, event: H3Event, traceId: string): Promise<Res
     case "unknown":
       return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
     case "not-payable":
-      return notPayablePage(deps, outcome.link, true) ?? problem(deps, outcome.link, "payment_prepare_already_started", traceId);
+      return (await notPayablePage(deps, outcome.link, true)) ?? problem(deps, outcome.link, "payment_prepare_already_started", traceId);
     case "exhausted":
       return linkAttemptsUsedUpPage(deps, traceId);
     case "refused":
@@ -163,17 +163,17 @@ function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, trace
 
 /** GET /l/{token}/result: where the relay's callback sends the buyer (interface 4.1.1). */
 async function getResult(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
-  const result = linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"), deps.clock.nowMs());
+  const result = await linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"), deps.clock.nowMs());
   if (result.kind === "unknown") return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
   if (result.kind === "unsettled") return seeOther(linkUrlOf(deps.config.baseUrl, "page", result.link.token));
   if (result.kind === "stale") {
     // Product 23: the link's own page as it stands now (expired first when due); a payable link's is its pay page.
     const link = (await currentLink(deps, result.link.token)) ?? result.link;
-    return notPayablePage(deps, link, false) ?? seeOther(linkUrlOf(deps.config.baseUrl, "page", link.token));
+    return (await notPayablePage(deps, link, false)) ?? seeOther(linkUrlOf(deps.config.baseUrl, "page", link.token));
   }
   const location = resultLocationOf(result.link, result.outcome);
   if (location !== null) return seeOther(location);
-  const merchant = partnerOf(deps.store.q, result.link).name;
+  const merchant = (await partnerOf(deps.store.q, result.link)).name;
   if (result.outcome === "success") return toWebResponse(linkSuccessPage(result.link, result.payment, merchant, deps.ids.nonce()));
   const page = linkProblemPage({
     title: "Ödeme tamamlanamadı",

@@ -36,11 +36,11 @@ const CASES: Array<[string, Partial<SeedFile>, boolean]> = [
 describe("product 10 guard of new payments, links and refunds", () => {
   it.each(CASES)("%s", async (_name, extra, accepting) => {
     h = await harness({ seed: { ...TEST_SEED, ...extra } });
-    const partner = h.store.q.partners.get("ptn_test")!;
+    const partner = (await h.store.q.partners.get("ptn_test"))!;
     const nowMs = h.clock.nowMs();
-    expect(acceptanceOf(h.store.q, partner, nowMs).acceptingPayments).toBe(accepting);
-    const guard = () => assertAcceptingPayments(h.store.q, partner, nowMs);
-    if (accepting) expect(guard).not.toThrow();
-    else expect(guard).toThrow(expect.objectContaining({ code: "partner_not_active" }));
+    expect((await acceptanceOf(h.store.q, partner, nowMs)).acceptingPayments).toBe(accepting);
+    const guard = assertAcceptingPayments(h.store.q, partner, nowMs);
+    if (accepting) await expect(guard).resolves.toBeUndefined();
+    else await expect(guard).rejects.toThrow(expect.objectContaining({ code: "partner_not_active" }));
   });
 });

@@ -14,7 +14,7 @@ describe("product 23: database files are created owner-only", () => {
   it("a new database, its WAL and its SHM are 0600", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kasa-modes-")), "kasa.db");
     const store = await openStore(path);
-    await store.write((tx) => tx.meta.set("probe", "1"));
+    await store.write(async (tx) => await tx.meta.set("probe", "1"));
     expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
     await store.close();
   });
@@ -24,10 +24,10 @@ describe("product 23: database files are created owner-only", () => {
     const path = join(dir, "kasa.db");
     // An older kasa left the files world-readable; the server still has them open.
     const older = await openStore(path);
-    await older.write((tx) => tx.meta.set("probe", "1"));
+    await older.write(async (tx) => await tx.meta.set("probe", "1"));
     for (const file of [path, `${path}-wal`, `${path}-shm`]) chmodSync(file, 0o644);
     const store = await openStore(path);
-    await store.write((tx) => tx.meta.set("probe", "2"));
+    await store.write(async (tx) => await tx.meta.set("probe", "2"));
     expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
     await store.close();
     await older.close();

@@ -10,13 +10,13 @@ describe("product 18 schema: an existing database gains the panel tables", () =>
   it("a version-1 database without panel tables opens and gets them", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kasa-migrate-")), "old.db");
     const old = await openStore(path);
-    await old.write((tx) => tx.meta.set("kept", "yes"));
+    await old.write(async (tx) => await tx.meta.set("kept", "yes"));
     old.db.exec("DROP TABLE panel_audit; DROP TABLE panel_sessions; DROP TABLE panel_users; PRAGMA user_version = 1;");
     await old.close();
     const store = await openStore(path);
-    expect(store.q.panelUsers.list(null)).toEqual([]);
-    expect(store.q.panelAudit.page("ptn_x", null, 1)).toEqual([]);
-    expect(store.q.meta.get("kept")).toBe("yes");
+    expect(await store.q.panelUsers.list(null)).toEqual([]);
+    expect(await store.q.panelAudit.page("ptn_x", null, 1)).toEqual([]);
+    expect(await store.q.meta.get("kept")).toBe("yes");
     await store.close();
   });
 });

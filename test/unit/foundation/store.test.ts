@@ -11,7 +11,7 @@ afterEach(async () => {
   store = undefined;
 });
 
-const addPsp = (id: string) => (tx: Parameters<Parameters<Store["write"]>[0]>[0]) => tx.catalog.upsertPsp({ id, active: true });
+const addPsp = (id: string) => async (tx: Parameters<Parameters<Store["write"]>[0]>[0]) => await tx.catalog.upsertPsp({ id, active: true });
 
 describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
   it("64 concurrent writes commit in a handful of transactions", async () => {
@@ -26,8 +26,8 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
     store = await openStore(":memory:");
     const results = await Promise.allSettled([
       store.write(addPsp("a")),
-      store.write((tx) => {
-        tx.catalog.upsertPsp({ id: "doomed", active: true });
+      store.write(async (tx) => {
+        await tx.catalog.upsertPsp({ id: "doomed", active: true });
         throw new Error("boom");
       }),
       store.write(addPsp("b")),
@@ -38,7 +38,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
 
   it("a unit's reads see the earlier units of its batch", async () => {
     store = await openStore(":memory:");
-    const [, seen] = await Promise.all([store.write(addPsp("first")), store.write((tx) => tx.catalog.psp("first"))]);
+    const [, seen] = await Promise.all([store.write(addPsp("first")), store.write(async (tx) => await tx.catalog.psp("first"))]);
     expect(seen).toEqual({ id: "first", active: true });
     expect(store.stats.batches).toBeGreaterThanOrEqual(1);
   });
@@ -62,9 +62,9 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
     const s = store;
     const results = await Promise.allSettled([
       s.write(addPsp("ok")),
-      s.write((tx) => {
+      s.write(async (tx) => {
         s.db.exec("PRAGMA defer_foreign_keys = ON");
-        tx.catalog.upsertConnection({
+        await tx.catalog.upsertConnection({
           id: "c",
           pspId: "missing",
           bank: "sim",

@@ -65,9 +65,9 @@ describe("issue 2 timer wheel", () => {
     expect(fired).toEqual(["good"]);
   });
 
-  it("rebuilds from database sources", () => {
+  it("rebuilds from database sources", async () => {
     const t = new Timers(new ManualClock(0), noErrors);
-    t.rebuild([() => [{ kind: "a", key: "1", dueAtMs: 5 }], () => [{ kind: "b", key: "2", dueAtMs: 3 }]]);
+    await t.rebuild([() => [{ kind: "a", key: "1", dueAtMs: 5 }], () => [{ kind: "b", key: "2", dueAtMs: 3 }]]);
     expect(t.size).toBe(2);
     expect(t.takeDue(10).map((x) => x.kind)).toEqual(["b", "a"]);
   });

@@ -41,11 +41,11 @@ function rng(seed: number): (n: number) => number {
 }
 
 async function seedCatalog(s: Store): Promise<void> {
-  await s.write((tx) => {
-    tx.catalog.upsertPsp({ id: "psp-1", active: true });
-    tx.catalog.upsertConnection(CONNECTION);
-    tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
-    tx.partners.upsert({
+  await s.write(async (tx) => {
+    await tx.catalog.upsertPsp({ id: "psp-1", active: true });
+    await tx.catalog.upsertConnection(CONNECTION);
+    await tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
+    await tx.partners.upsert({
       id: "ptn_t",
       name: "t",
       status: "active",
@@ -64,7 +64,7 @@ async function seedCatalog(s: Store): Promise<void> {
       ["T-1", "vpos-1"],
       ["T-2", "vpos-2"],
     ] as const) {
-      tx.catalog.upsertTerminal({
+      await tx.catalog.upsertTerminal({
         id,
         partnerId: "ptn_t",
         connectionId,
@@ -108,25 +108,26 @@ async function step(random: (n: number) => number, nowMs: number, live: Live[], 
   if (roll < 5 || live.length === 0) {
     const code = `pay_${String(n).padStart(20, "0")}`;
     const connectionId = random(4) === 0 ? "vpos-2" : "vpos-1";
-    await store.write((tx) =>
-      tx.payments.insert({
-        code,
-        partnerId: "ptn_t",
-        terminalId: connectionId === "vpos-1" ? "T-1" : "T-2",
-        connectionId,
-        partnerTxCode: code,
-        channel: "api",
-        linkId: null,
-        amount: AMOUNTS[random(AMOUNTS.length)]!,
-        principal: 1,
-        currency: "TRY",
-        installment: 1,
-        description: null,
-        returnUrl: null,
-        paymentRef: `ref_${code}`,
-        expiresAtMs: nowMs,
-        createdAtMs: nowMs,
-      }),
+    await store.write(
+      async (tx) =>
+        await tx.payments.insert({
+          code,
+          partnerId: "ptn_t",
+          terminalId: connectionId === "vpos-1" ? "T-1" : "T-2",
+          connectionId,
+          partnerTxCode: code,
+          channel: "api",
+          linkId: null,
+          amount: AMOUNTS[random(AMOUNTS.length)]!,
+          principal: 1,
+          currency: "TRY",
+          installment: 1,
+          description: null,
+          returnUrl: null,
+          paymentRef: `ref_${code}`,
+          expiresAtMs: nowMs,
+          createdAtMs: nowMs,
+        }),
     );
     live.push({ code, connectionId, status: "initiated" });
     return;
@@ -134,11 +135,11 @@ async function step(random: (n: number) => number, nowMs: number, live: Live[], 
   const index = random(live.length);
   const p = live[index]!;
   const wasInitiated = p.status === "initiated";
-  await store.write((tx) => {
-    if (wasInitiated && roll === 5) return tx.payments.markFailed(p.code, ["initiated"], nowMs);
-    if (wasInitiated && roll === 6) return tx.payments.markExpired(p.code, ["initiated"], nowMs, nowMs);
+  await store.write(async (tx) => {
+    if (wasInitiated && roll === 5) return await tx.payments.markFailed(p.code, ["initiated"], nowMs);
+    if (wasInitiated && roll === 6) return await tx.payments.markExpired(p.code, ["initiated"], nowMs, nowMs);
     if (wasInitiated) {
-      return tx.payments.markCaptured(
+      return await tx.payments.markCaptured(
         p.code,
         ["initiated"],
         {
@@ -151,8 +152,8 @@ async function step(random: (n: number) => number, nowMs: number, live: Live[], 
         nowMs,
       );
     }
-    const amount = tx.payments.get(p.code)!.amount;
-    return tx.refunds.applyToPayment(p.code, ["captured"], amount, roll % 2 === 0 ? "voided" : "refunded", false, nowMs);
+    const amount = (await tx.payments.get(p.code))!.amount;
+    return await tx.refunds.applyToPayment(p.code, ["captured"], amount, roll % 2 === 0 ? "voided" : "refunded", false, nowMs);
   });
   // Captured payments stay live (a void or a full refund may follow); every other move ends it.
   if (wasInitiated && roll > 6) p.status = "captured";
@@ -172,8 +173,8 @@ describe("issue 17: connection-limit totals equal the sum over the payments (pro
       const except = random(3) === 0 && live.length > 0 ? live[random(live.length)]!.code : null;
       for (const connectionId of ["vpos-1", "vpos-2"]) {
         const w = windows(nowMs + random(2_000), minutes);
-        expect(store.q.payments.connectionUsage(connectionId, w, except), `seed ${seed} step ${n}`).toEqual(
-          store.q.payments.connectionUsageByScan(connectionId, w, except),
+        expect(await store.q.payments.connectionUsage(connectionId, w, except), `seed ${seed} step ${n}`).toEqual(
+          await store.q.payments.connectionUsageByScan(connectionId, w, except),
         );
       }
     }
@@ -188,36 +189,37 @@ describe("issue 17: connection-limit totals equal the sum over the payments (pro
       await step(random, nowMs, live, n);
     }
     const w = windows(nowMs, 600);
-    const before = store.q.payments.connectionUsage("vpos-1", w, null);
-    await store.write((tx) => tx.payments.rebuildConnectionUsage());
-    expect(store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(before);
-    expect(before).toEqual(store.q.payments.connectionUsageByScan("vpos-1", w, null));
+    const before = await store.q.payments.connectionUsage("vpos-1", w, null);
+    await store.write(async (tx) => await tx.payments.rebuildConnectionUsage());
+    expect(await store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(before);
+    expect(before).toEqual(await store.q.payments.connectionUsageByScan("vpos-1", w, null));
   });
 });
 
 describe("issue 17: an inserted payment is answered without reading it back", () => {
   it("the row insert answers equals the row stored", async () => {
-    const row = await store.write((tx) =>
-      tx.payments.insert({
-        code: "pay_00000000000000000001",
-        partnerId: "ptn_t",
-        terminalId: "T-1",
-        connectionId: "vpos-1",
-        partnerTxCode: "x",
-        channel: "api",
-        linkId: null,
-        amount: 5,
-        principal: 5,
-        currency: "TRY",
-        installment: 1,
-        description: "d",
-        returnUrl: "https://shop.example/r",
-        paymentRef: "ref_x",
-        expiresAtMs: START_MS + 1,
-        createdAtMs: START_MS,
-      }),
+    const row = await store.write(
+      async (tx) =>
+        await tx.payments.insert({
+          code: "pay_00000000000000000001",
+          partnerId: "ptn_t",
+          terminalId: "T-1",
+          connectionId: "vpos-1",
+          partnerTxCode: "x",
+          channel: "api",
+          linkId: null,
+          amount: 5,
+          principal: 5,
+          currency: "TRY",
+          installment: 1,
+          description: "d",
+          returnUrl: "https://shop.example/r",
+          paymentRef: "ref_x",
+          expiresAtMs: START_MS + 1,
+          createdAtMs: START_MS,
+        }),
     );
-    expect(row).toEqual(store.q.payments.get("pay_00000000000000000001"));
+    expect(row).toEqual(await store.q.payments.get("pay_00000000000000000001"));
   });
 });
 
@@ -236,7 +238,9 @@ describe("issue 17: a version-1 database (before the totals) opens with its tota
     await store.close();
     store = await openStore(file);
     const w = windows(START_MS + 50 * 60_000, 20);
-    expect(store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(store.q.payments.connectionUsageByScan("vpos-1", w, null));
-    expect(store.q.payments.connectionUsage("vpos-1", w, null).month).toBeGreaterThan(0n);
+    expect(await store.q.payments.connectionUsage("vpos-1", w, null)).toEqual(
+      await store.q.payments.connectionUsageByScan("vpos-1", w, null),
+    );
+    expect((await store.q.payments.connectionUsage("vpos-1", w, null)).month).toBeGreaterThan(0n);
   });
 });

@@ -18,8 +18,8 @@ beforeEach(async () => {
 afterEach(async () => store.close());
 
 async function captured(code: string, atMs = T0): Promise<void> {
-  await store.write((tx) => {
-    tx.payments.insert({
+  await store.write(async (tx) => {
+    await tx.payments.insert({
       code,
       partnerId: "ptn_test",
       terminalId: "T-1",
@@ -37,13 +37,13 @@ async function captured(code: string, atMs = T0): Promise<void> {
       expiresAtMs: atMs + 1_800_000,
       createdAtMs: atMs,
     });
-    tx.payments.markThreeDStarted(
+    await tx.payments.markThreeDStarted(
       code,
       ["initiated"],
       { maskedPan: "400000******0009", cardBrand: null, cardFamily: "credit", cardBank: null, appliedRateBps: 199, appliedFixedFee: null },
       atMs,
     );
-    tx.payments.markCaptured(
+    await tx.payments.markCaptured(
       code,
       ["initiated"],
       { commissionAmount: 199, netToPartner: 9_801, expectedValueDate: "2026-11-21", bankReference: "SIM-A-0", authCode: "1" },
@@ -53,8 +53,9 @@ async function captured(code: string, atMs = T0): Promise<void> {
 }
 
 const pending = (id: string, paymentCode: string, method: "void" | "credit" = "credit", amount = 1_000) =>
-  store.write((tx) =>
-    tx.refunds.insertPending({ id, paymentCode, partnerId: "ptn_test", partnerRefundCode: id, method, amount, createdAtMs: T0 }),
+  store.write(
+    async (tx) =>
+      await tx.refunds.insertPending({ id, paymentCode, partnerId: "ptn_test", partnerRefundCode: id, method, amount, createdAtMs: T0 }),
   );
 
 describe("product 9: store guards of refunds", () => {
@@ -68,13 +69,14 @@ describe("product 9: store guards of refunds", () => {
 
   it("applyToPayment never passes the amount and moves the status when nothing is left", async () => {
     await captured("pay_a");
-    const apply = (amount: number) => store.write((tx) => tx.refunds.applyToPayment("pay_a", ["captured"], amount, "refunded", false, T0));
+    const apply = (amount: number) =>
+      store.write(async (tx) => await tx.refunds.applyToPayment("pay_a", ["captured"], amount, "refunded", false, T0));
     expect(await apply(10_001)).toBe(false);
     expect(await apply(6_000)).toBe(true);
-    expect(store.q.payments.get("pay_a")).toMatchObject({ status: "captured", refundedAmount: 6_000 });
+    expect(await store.q.payments.get("pay_a")).toMatchObject({ status: "captured", refundedAmount: 6_000 });
     expect(await apply(4_001)).toBe(false);
     expect(await apply(4_000)).toBe(true);
-    expect(store.q.payments.get("pay_a")).toMatchObject({ status: "refunded", refundedAmount: 10_000 });
+    expect(await store.q.payments.get("pay_a")).toMatchObject({ status: "refunded", refundedAmount: 10_000 });
     expect(await apply(1)).toBe(false);
   });
 
@@ -82,39 +84,39 @@ describe("product 9: store guards of refunds", () => {
     await captured("pay_a");
     await captured("pay_b");
     await pending("rfd_v", "pay_b", "void", 10_000);
-    expect(await store.write((tx) => tx.settlement.settle("2026-11-20", T0 + 12 * HOUR_MS))).toBe(1);
-    expect(store.q.payments.get("pay_a")?.settledDay).toBe("2026-11-20");
-    expect(store.q.payments.get("pay_b")?.settledDay).toBeNull();
-    expect(await store.write((tx) => tx.refunds.applyToPayment("pay_a", ["captured"], 10_000, "voided", true, T0))).toBe(false);
-    expect(await store.write((tx) => tx.refunds.applyToPayment("pay_b", ["captured"], 10_000, "voided", true, T0))).toBe(true);
+    expect(await store.write(async (tx) => await tx.settlement.settle("2026-11-20", T0 + 12 * HOUR_MS))).toBe(1);
+    expect((await store.q.payments.get("pay_a"))?.settledDay).toBe("2026-11-20");
+    expect((await store.q.payments.get("pay_b"))?.settledDay).toBeNull();
+    expect(await store.write(async (tx) => await tx.refunds.applyToPayment("pay_a", ["captured"], 10_000, "voided", true, T0))).toBe(false);
+    expect(await store.write(async (tx) => await tx.refunds.applyToPayment("pay_b", ["captured"], 10_000, "voided", true, T0))).toBe(true);
   });
 
   it("claimDay: exactly one claim per day", async () => {
-    expect(await store.write((tx) => tx.settlement.claimDay("2026-11-20", T0))).toBe(true);
-    expect(await store.write((tx) => tx.settlement.claimDay("2026-11-20", T0))).toBe(false);
-    expect(store.q.settlement.lastDay()).toBe("2026-11-20");
+    expect(await store.write(async (tx) => await tx.settlement.claimDay("2026-11-20", T0))).toBe(true);
+    expect(await store.write(async (tx) => await tx.settlement.claimDay("2026-11-20", T0))).toBe(false);
+    expect(await store.q.settlement.lastDay()).toBe("2026-11-20");
   });
 });
 
 describe("product 9, 13: which day ends are due", () => {
-  it("a fresh database: the timer waits for tonight; kasa dayend runs yesterday", () => {
-    expect(firstDayToEnd(store.q, T0)).toBe("2026-11-20");
-    expect(dayEndsDue(store.q, T0)).toEqual(["2026-11-19"]);
+  it("a fresh database: the timer waits for tonight; kasa dayend runs yesterday", async () => {
+    expect(await firstDayToEnd(store.q, T0)).toBe("2026-11-20");
+    expect(await dayEndsDue(store.q, T0)).toEqual(["2026-11-19"]);
   });
 
   it("a fresh database with older unsettled captures starts at the oldest one's day", async () => {
     await captured("pay_old", T0 - 3 * DAY_MS);
-    expect(firstDayToEnd(store.q, T0)).toBe("2026-11-17");
-    expect(dayEndsDue(store.q, T0)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19"]);
+    expect(await firstDayToEnd(store.q, T0)).toBe("2026-11-17");
+    expect(await dayEndsDue(store.q, T0)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19"]);
   });
 
   it("after the last day end that ran, every later ended day, at most DAYEND_CATCH_UP_MAX_DAYS back", async () => {
-    await store.write((tx) => tx.settlement.claimDay("2026-11-17", T0));
-    expect(firstDayToEnd(store.q, T0)).toBe("2026-11-18");
-    expect(dayEndsDue(store.q, T0)).toEqual(["2026-11-18", "2026-11-19"]);
-    await store.write((tx) => tx.settlement.claimDay("2026-11-19", T0));
-    expect(dayEndsDue(store.q, T0)).toEqual([]);
+    await store.write(async (tx) => await tx.settlement.claimDay("2026-11-17", T0));
+    expect(await firstDayToEnd(store.q, T0)).toBe("2026-11-18");
+    expect(await dayEndsDue(store.q, T0)).toEqual(["2026-11-18", "2026-11-19"]);
+    await store.write(async (tx) => await tx.settlement.claimDay("2026-11-19", T0));
+    expect(await dayEndsDue(store.q, T0)).toEqual([]);
     const later = T0 + 1000 * DAY_MS;
-    expect(dayEndsDue(store.q, later)).toHaveLength(DAYEND_CATCH_UP_MAX_DAYS);
+    expect(await dayEndsDue(store.q, later)).toHaveLength(DAYEND_CATCH_UP_MAX_DAYS);
   });
 });

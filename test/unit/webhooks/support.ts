@@ -47,16 +47,16 @@ type Parts = { store: Store; clock: Clock; deps: Runtime["deps"] };
 
 /** The partner's current webhook settings (product 11: read at send time). */
 export async function setWebhook(h: Parts, partnerId: string, url: string | null, secret: string | null = SECRET): Promise<void> {
-  await h.store.write((tx) => {
-    const partner = tx.partners.get(partnerId);
+  await h.store.write(async (tx) => {
+    const partner = await tx.partners.get(partnerId);
     if (!partner) throw new Error(`no partner ${partnerId}`);
-    tx.partners.upsert({ ...partner, webhookUrl: url, webhookSecret: secret });
+    await tx.partners.upsert({ ...partner, webhookUrl: url, webhookSecret: secret });
   });
 }
 
 /** Queues one event as a domain function would, in its own unit; returns the delivery id (or null). */
 export async function enqueue(h: Parts, event: OutboxEvent, partnerId = "ptn_test"): Promise<string | null> {
-  return h.store.write((tx) => enqueueWebhook(tx, h.deps, partnerId, event, h.clock.nowMs()));
+  return h.store.write(async (tx) => await enqueueWebhook(tx, h.deps, partnerId, event, h.clock.nowMs()));
 }
 
 export async function enqueueOk(
@@ -69,8 +69,8 @@ export async function enqueueOk(
   return id;
 }
 
-export const delivery = (h: Parts, id: string) => h.store.q.webhooks.get(id);
-export const attempts = (h: Parts, id: string) => h.store.q.webhooks.attempts(id);
+export const delivery = async (h: Parts, id: string) => await h.store.q.webhooks.get(id);
+export const attempts = async (h: Parts, id: string) => await h.store.q.webhooks.attempts(id);
 
 /** Replaces the runtime's worker with one using test options (a short timeout, a fake resolver). */
 export function useWorker(h: Parts, options: WorkerOptions) {
@@ -96,6 +96,6 @@ export async function startServer(path: string, opts: ServerOptions = {}): Promi
   const clock: Clock = opts.sandboxClock ? new SandboxClock(0, manual) : manual;
   if (opts.seed) await applySeed(store, parseSeed(TEST_SEED), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
-  const runtime = createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
+  const runtime = await createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
   return { store, clock, ...runtimeControls(runtime, store, manual) };
 }
