@@ -50,24 +50,26 @@ export function scraped(
   name: string,
   help: string,
   labelNames: readonly string[],
-  read: () => Sample[],
+  read: () => Sample[] | Promise<Sample[]>,
 ): void {
   const common = { name, help, labelNames: [...labelNames], registers: [registry.prom] };
   if (type === "gauge") {
     new prom.Gauge({
       ...common,
-      collect() {
+      async collect() {
+        const samples = await read();
         this.reset();
-        for (const s of read()) this.set(s.labels, s.value);
+        for (const s of samples) this.set(s.labels, s.value);
       },
     });
     return;
   }
   new prom.Counter({
     ...common,
-    collect() {
+    async collect() {
+      const samples = await read();
       this.reset();
-      for (const s of read()) this.inc(s.labels, s.value);
+      for (const s of samples) this.inc(s.labels, s.value);
     },
   });
 }

@@ -1,7 +1,6 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
 import { Counter, Histogram, Registry, scraped } from "./metrics";
-import { metricCounts, pendingDeliveries } from "./store/metrics-sql";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
@@ -35,15 +34,15 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     batchUnits.observe(units);
     commit.observe(ms / 1000);
   });
-  scraped("gauge", registry, "kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", [], () => [
-    { labels: {}, value: pendingDeliveries(deps.store.db) },
+  scraped("gauge", registry, "kasa_webhook_outbox_pending", "Webhook deliveries not yet delivered, failed or dropped.", [], async () => [
+    { labels: {}, value: await deps.store.q.metrics.pendingDeliveries() },
   ]);
   scraped("gauge", registry, "kasa_timers_pending", "Timers in the wheel by kind.", ["kind"], () =>
     [...deps.timers.pendingByKind()].map(([kind, value]) => ({ labels: { kind }, value })),
   );
   const counted = (name: string, help: string, family: "payment" | "refund" | "delivery", label: string) =>
-    scraped("counter", registry, name, help, [label], () =>
-      metricCounts(deps.store.db, family).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
+    scraped("counter", registry, name, help, [label], async () =>
+      (await deps.store.q.metrics.counts(family)).map((c) => ({ labels: { [label]: c.label }, value: c.n })),
     );
   counted("kasa_payment_transitions_total", "Payments entering each status (creation included).", "payment", "status");
   counted("kasa_refund_transitions_total", "Refunds entering each status (creation included).", "refund", "status");

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { defineCommand } from "citty";
 import { checkEstConnection } from "../../src/bank/est/adapter";
 import { parseEstConfig, redactEstConfig } from "../../src/bank/est/config";
-import type { ConnectionRow } from "../../src/store/catalog-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import type { ConnectionRow } from "../../src/store/rows";
 
 // `kasa connections list|check` (product 17). A connection's bank settings are shown with their
 // secrets (`apiPassword`, `storeKey`) as [redacted], in every output.

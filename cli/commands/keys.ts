@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { issueApiKey, revokeApiKey } from "../../src/domain/partners/keys";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import type { ApiKeyRow } from "../../src/store/partners-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import type { ApiKeyRow } from "../../src/store/rows";
 
 const toKeyJson = (k: ApiKeyRow) => ({
   id: k.id,

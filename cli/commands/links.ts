@@ -2,13 +2,12 @@ import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { LINK_STATUSES } from "../../src/domain/payment-links/machine";
 import { toLinkJson } from "../../src/domain/payment-links/view";
-import type { LinkRow } from "../../src/store/links-sql";
-import type { LinkSummaryRow, PaymentSummaryRow } from "../../src/store/operator-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { optional } from "../flags";
 import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
+import type { LinkRow, LinkSummaryRow, PaymentSummaryRow } from "../../src/store/rows";
 
 // `kasa links list|show` (product 14): read-only. The CLI does not know the address the server
 // is reached at, so `url` is the path `/l/<token>` unless `--base-url` is given.

@@ -1,8 +1,8 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync } from "node:fs";
 import { defineCommand } from "citty";
 import { consola } from "consola";
-import { openDb, type Db } from "../../src/store/db";
-import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/maintenance-sql";
+import { openDb, type Db } from "../../src/store/sqlite/db";
+import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/sqlite/maintenance-sql";
 import { CliError, commonArgs, output, resolveDbPath, withStore } from "../context";
 
 // product 19: backup, restore and check, the operator's side of keeping the one database safe.

@@ -6,11 +6,11 @@ import { toAcceptanceJson } from "../../src/domain/acceptance/view";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { describeIssue } from "../../src/domain/checks/valibot-issue";
 import { partner as partnerSchema } from "../../src/domain/partners/seed-schema";
-import type { PartnerRow } from "../../src/store/partners-sql";
-import type { Repos } from "../../src/store/repos";
+import type { Repos } from "../../src/store/store";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { NONE, orNone, parseDecimal, parseInteger, parseList, toFlagMessage } from "../flags";
 import { details, section, tryOrDash } from "../format";
+import type { PartnerRow } from "../../src/store/rows";
 
 // `kasa partners list|show|set` (product 14). `set` re-checks the whole partner with the seed
 // file's own schema (product 15), so the CLI can never store what a seed file could not.

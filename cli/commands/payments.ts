@@ -1,12 +1,11 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { PAYMENT_STATUSES } from "../../src/domain/payments/machine";
-import type { PaymentSummaryRow } from "../../src/store/operator-sql";
-import type { PaymentRow } from "../../src/store/payments-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
 import { toRefundJson, toRefundTableRow } from "./refunds";
+import type { PaymentRow, PaymentSummaryRow } from "../../src/store/rows";
 
 // `kasa payments list|show` (product 14): read-only. The single-use `paymentRef` is a handoff
 // credential and is never printed; card data beyond the masked PAN is never stored at all.

@@ -1,12 +1,12 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import type { PayoutBatchRow } from "../../src/store/settlement-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { payoutMarkCommands } from "./payout-marks";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import { toRefundJson, toRefundTableRow } from "./refunds";
+import type { PayoutBatchRow } from "../../src/store/rows";
 
 // `kasa payouts list|show` (product 14, product 9): read-only. interface.md shows no payout
 // record, so this is the operator's shape: the batch, the captures it pays and the credit

@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { toRefundJson as toApiRefundJson } from "../../src/domain/refunds/view";
-import type { RefundRow } from "../../src/store/refunds-sql";
 import { CliError, commonArgs, output, requireArg, withStore } from "../context";
 import { details, istanbulOrDash, tryOrDash } from "../format";
+import type { RefundRow } from "../../src/store/rows";
 
 // `kasa refunds show ID` (product 14): interface 2.4's record plus what only the operator sees
 // (payment, partner, the partner's own code, the payout batch that deducted a credit refund).

@@ -2,10 +2,10 @@ import { defineCommand } from "citty";
 import * as v from "valibot";
 import { describeIssue } from "../../src/domain/checks/valibot-issue";
 import { terminal as terminalSchema } from "../../src/domain/partners/seed-schema";
-import type { TerminalRow } from "../../src/store/catalog-sql";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 import { NONE, optional, orNone, parseInteger, parseList, toFlagMessage } from "../flags";
 import { details, section, tryOrDash } from "../format";
+import type { TerminalRow } from "../../src/store/rows";
 
 // `kasa terminals list|show|set` (product 14). `set` changes the switches an operator flips in
 // day-to-day work; rates and per-count value days stay in the seed file, which is where a

@@ -2,8 +2,8 @@ import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { addUser, resetPassword, setUserStatus } from "../../src/domain/users/service";
 import { Sensitive } from "../../src/sensitive";
-import type { PanelUserRow } from "../../src/store/users-sql";
 import { commonArgs, output, requireArg, table, withStore } from "../context";
+import type { PanelUserRow } from "../../src/store/rows";
 
 // product 18: merchant panel users. Thin: the rules live in src/domain/users/service.ts, which the
 // panel's users page calls too. A password is printed once and stored only as its hash.

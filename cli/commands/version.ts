@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import pkg from "../../package.json" with { type: "json" };
-import { SCHEMA_VERSION } from "../../src/store/migrate";
+import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { output } from "../context";
 
 export const versionCommand = defineCommand({

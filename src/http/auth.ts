@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Deps } from "../deps";
 import { fail } from "../errors";
-import type { ApiKeyRow, PartnerRow } from "../store/partners-sql";
+import type { ApiKeyRow, PartnerRow } from "../store/rows";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 

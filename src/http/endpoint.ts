@@ -4,12 +4,12 @@ import type { Deps } from "../deps";
 import { findTextProblem } from "../domain/checks/text-input";
 import type { BudgetName } from "../domain/rate-limits/budgets";
 import { ApiError, fail, isApiError } from "../errors";
-import type { PartnerRow } from "../store/partners-sql";
 import { authenticate } from "./auth";
 import { callerIpKey } from "./client-ip";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { parseWith, readJsonBody } from "./read";
 import { PARTNER_CONTEXT_KEY } from "./request-log";
+import type { PartnerRow } from "../store/rows";
 
 export type Method = "GET" | "POST" | "DELETE";
 

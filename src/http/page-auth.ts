@@ -4,7 +4,7 @@ import { fail } from "../errors";
 import { checkCsrf, resumeSession, type PanelSession } from "../domain/users/sessions";
 import { roleAllows } from "../domain/users/service";
 import { Sensitive } from "../sensitive";
-import type { PanelRole } from "../store/users-sql";
+import type { PanelRole } from "../store/rows";
 
 // The page pipeline's auth column for the merchant panel (product 18): the cookie names a
 // server-side session, the route names the least role, and every POST carries the CSRF token.

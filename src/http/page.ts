@@ -5,12 +5,12 @@ import { recordAudit } from "../domain/users/audit";
 import type { PanelSession } from "../domain/users/sessions";
 import { fail, isApiError, statusOf, type ApiError } from "../errors";
 import { errorPage } from "../html";
-import type { PanelRole } from "../store/users-sql";
 import { callerIpKey } from "./client-ip";
 import { routeParams, type Method } from "./endpoint";
 import { checkAccess, resumeOrRedirect } from "./page-auth";
 import { PAGE_MESSAGES } from "./page-messages";
 import { readFormBody } from "./read";
+import type { PanelRole } from "../store/rows";
 
 /** Who may open a page: anyone, or a panel user with at least this role (product 18). */
 export type PageAuth = "none" | `panel:${PanelRole}`;

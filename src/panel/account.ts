@@ -9,9 +9,9 @@ import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { DAY_MS } from "../limits";
-import type { PartnerRow } from "../store/partners-sql";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { money, when } from "./format";
+import type { PartnerRow } from "../store/rows";
 
 // Product 18: the overview (today's captures, acceptance status) and the acceptance page (holds,
 // agreements; an admin accepts a `consent` agreement, which lifts its hold).

@@ -2,7 +2,7 @@ import type { Deps } from "../deps";
 import type { PanelSession } from "../domain/users/sessions";
 import { roleAllows } from "../domain/users/service";
 import { html, renderPage, type SafeHtml } from "../html";
-import type { PanelRole } from "../store/users-sql";
+import type { PanelRole } from "../store/rows";
 
 // The panel's page shell (product 18): the shared strict-CSP page of html.ts, wider, with a
 // navigation of the pages the user's role may open, and the logout form. No script at all: every

@@ -10,10 +10,9 @@ import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { parseWith } from "../http/read";
-import type { LinkRow } from "../store/links-sql";
-import type { PartnerRow } from "../store/partners-sql";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
+import type { LinkRow, PartnerRow } from "../store/rows";
 
 // Product 18: payment links. The list is interface 4.2's (first page, newest first); a new link
 // is the same body as POST /v1/payment-links, built from the form and checked by the same schema

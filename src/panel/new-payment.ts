@@ -8,9 +8,9 @@ import { html, type SafeHtml } from "../html";
 import type { PageRoute } from "../http/page";
 import type { PanelRoute } from "./route";
 import { parseWith } from "../http/read";
-import type { PaymentRow } from "../store/payments-sql";
 import { csrfField, panelPage, toResponse } from "./layout";
 import { money, toCount, toKurus } from "./format";
+import type { PaymentRow } from "../store/rows";
 
 // Product 18: a payment taken in the panel (channel `panel`). Staff types amount, installment,
 // terminal and partnerTxCode; kasa creates it by 4.5's rules and shows its own card form, which

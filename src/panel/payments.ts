@@ -9,10 +9,9 @@ import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { PANEL_PAGE_SIZE, PARTNER_REFUND_CODE_MAX_CHARS } from "../limits";
-import type { PaymentSummaryRow } from "../store/operator-sql";
-import type { PaymentRow, PaymentStatus } from "../store/payments-sql";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
+import type { PaymentRow, PaymentStatus, PaymentSummaryRow } from "../store/rows";
 
 // Product 18: payments (filter by status and dates, search by paymentCode or partnerTxCode,
 // keyset-paged) and one payment with its refunds and the refund form. Every read is scoped to the

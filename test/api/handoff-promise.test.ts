@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { BinRow, StoredRate, TerminalRow } from "../../src/store/catalog-sql";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, createPayment, handOff, linkPaymentOf, luhnComplete, paymentRow } from "./payments-flow";
+import type { BinRow, StoredRate, TerminalRow } from "../../src/store/rows";
 
 // Interface 4.8's promise, as a property: for random terminals, BINs, amounts and shares, every
 // count POST /v1/installment-options lists is accepted by POST /v1/payments and charged through

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isChargeable } from "../../src/domain/installments/options";
 import { resolveCardForTerminal } from "../../src/domain/installments/service";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
-import type { PartnerRow } from "../../src/store/partners-sql";
 import { harness, type Harness } from "../support/harness";
 import { TEST_SEED } from "../support/fixtures";
+import type { PartnerRow } from "../../src/store/rows";
 
 // Interface 4.8: "Every installmentCount listed is accepted at payment creation with the same
 // rateBps/fixedFee for the same terminal and BIN; any count not listed is not chargeable."

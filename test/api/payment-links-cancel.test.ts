@@ -3,8 +3,8 @@ import { harness, T0, type Harness } from "../support/harness";
 import { OTHER_KEY } from "../support/fixtures";
 import { LINK_TRANSITIONS } from "../../src/domain/payment-links/machine";
 import { LINK_VALIDITY_MS, MINUTE_MS } from "../../src/limits";
-import type { LinkStatus } from "../../src/store/links-sql";
 import { linkRow, newLink, outbox } from "../unit/payment-links/fixtures";
+import type { LinkStatus } from "../../src/store/rows";
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
 import { OTHER_KEY } from "../support/fixtures";
 import { SECOND_MS } from "../../src/limits";
-import type { LinkStatus } from "../../src/store/links-sql";
 import { linkRow, newLink } from "../unit/payment-links/fixtures";
+import type { LinkStatus } from "../../src/store/rows";
 
 let h: Harness;
 afterEach(async () => h?.close());

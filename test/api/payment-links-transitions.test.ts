@@ -4,8 +4,8 @@ import { linkExpiryTimer } from "../../src/domain/payment-links/expiry";
 import { LINK_STATUSES, type LinkEvent } from "../../src/domain/payment-links/machine";
 import { getLinkByToken, markAttemptFailed, markAttemptStarted, markCompleted, markOpened } from "../../src/domain/payment-links/service";
 import { LINK_VALIDITY_MS, MINUTE_MS } from "../../src/limits";
-import type { LinkStatus } from "../../src/store/links-sql";
 import { expectedLinkStatus, linkRow, newLink, outbox } from "../unit/payment-links/fixtures";
+import type { LinkStatus } from "../../src/store/rows";
 
 let h: Harness;
 afterEach(async () => h?.close());

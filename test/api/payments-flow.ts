@@ -1,11 +1,10 @@
 import { DEMO_BINS } from "../../src/bank/sim/test-cards";
-import type { ConnectionRow } from "../../src/store/catalog-sql";
 import { markOpened } from "../../src/domain/payment-links/service";
 import { createLinkPayment } from "../../src/domain/payments/create";
-import type { PaymentRow } from "../../src/store/payments-sql";
 import { TEST_SEED } from "../support/fixtures";
 import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { Harness, Reply } from "../support/harness";
+import type { ConnectionRow, PaymentRow } from "../../src/store/rows";
 
 // Shared steps of the payment and handoff API tests (not a test file itself).
 

@@ -6,7 +6,8 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { runDueDayEnds } from "../../src/domain/settlement/dayend";
 import { createRuntime } from "../../src/runtime";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
-import { openStore, type Store } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
+import type { Store } from "../../src/store/store";
 
 // The databases the benchmarks start kasa on, written through kasa's own store operations before
 // the server starts: a partner, a terminal on a bank connection with the limits every real

@@ -6,7 +6,8 @@ import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
-import { openStore, type Store } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
+import type { Store } from "../../src/store/store";
 
 // Real HTTP for the browser tests: kasa as `kasa sandbox` runs it (demo seed, simulated bank,
 // h3's own `serve`), on 127.0.0.1 and a port the OS picks, and a tiny stand-in for the partner's

@@ -4,8 +4,8 @@ import { runCommand } from "citty";
 import { consola } from "consola";
 import { describe, expect, it, vi } from "vitest";
 import { backupCommand, checkCommand, restoreCommand } from "../../cli/commands/maintenance";
-import { openDb } from "../../src/store/db";
-import { openStore } from "../../src/store/store";
+import { openDb } from "../../src/store/sqlite/db";
+import { openStore } from "../../src/store/open";
 import { moneyDb, runError, runJson } from "./cli-run";
 
 /** `kasa check` in human form: the lines it printed and whether it failed (exit 1). */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { runCommand } from "citty";
 import { describe, expect, it, vi } from "vitest";
 import { seedCommand } from "../../cli/commands/seed";
-import { openStore } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
 import { TEST_SEED } from "../support/fixtures";
 
 const TABLES = ["psps", "connections", "partners", "api_keys", "terminals", "bins", "holds", "agreements"];

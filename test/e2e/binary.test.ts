@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "../../src/store/migrate";
+import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { parseMasterKey } from "../../src/store/secret-box";
-import { openStore } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
 import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";

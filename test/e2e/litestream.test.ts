@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
 import { freePort } from "../support/free-port";
 
 // product 19 / issue 20: Litestream (installed from npm, a devDependency) replicating kasa's database

@@ -1,5 +1,5 @@
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
-import { openStore } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
 import { TEST_SEED } from "./fixtures";
 
 /**

@@ -7,7 +7,8 @@ import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { createJsonLog, memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
-import { openStore, type Store } from "../../src/store/store";
+import { openStore } from "../../src/store/open";
+import type { Store } from "../../src/store/store";
 import { TEST_SEED, TEST_KEY } from "./fixtures";
 import { checkAgainstOpenApi } from "./openapi-check";
 

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
-import type { AgreementRow } from "../../store/acceptance-sql";
+import type { AgreementRow } from "../../store/rows";
 
 // Accepting agreements (product 10, 18). The operator (`kasa agreements accept`) records any
 // agreement once the partner has accepted it; a panel admin accepts a `consent` one, which lifts

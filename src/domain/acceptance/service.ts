@@ -1,7 +1,6 @@
 import { fail } from "../../errors";
-import type { AgreementRow } from "../../store/acceptance-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
+import type { AgreementRow, PartnerRow } from "../../store/rows";
 
 export type HoldView = { reason: "admin_hold" | "agreements_pending"; effective: boolean; effectiveAtMs: number; sinceMs: number };
 

@@ -1,8 +1,7 @@
 import type { BankCallback, BankGateway, CaptureInput, CaptureResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { isLinkClosedFor } from "../link-checkout/attempt-guard";
 import { bankOf } from "../payments/bank-of";
 import { ATTEMPT_TRANSITIONS } from "../payments/machine";
@@ -16,6 +15,7 @@ import {
   type CaptureRecorded,
 } from "./capture-record";
 import type { CallbackOutcome } from "./outcomes";
+import type { PaymentRow } from "../../store/rows";
 
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 

@@ -2,12 +2,12 @@ import type { CaptureResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { MINUTE_MS, SECOND_MS } from "../../limits";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { isLinkClosedFor } from "../link-checkout/attempt-guard";
 import { bankOf } from "../payments/bank-of";
 import { ATTEMPT_TRANSITIONS } from "../payments/machine";
 import { capturePayment, failPayment } from "../payments/transitions";
+import type { PaymentRow } from "../../store/rows";
 
 // What a capture answer does to the attempt, the payment and the attempt's capture check (issue
 // 16, product 17): approved and still capturable is captured; approved too late is voided

@@ -1,9 +1,7 @@
 import type { Deps } from "../../deps";
 import { isApiError } from "../../errors";
 import { invariant } from "../../invariant";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { maskPan } from "../checks/mask";
 import { linkCardAttemptsUsedUp } from "../link-checkout/attempt-guard";
 import { isChargeable } from "../installments/options";
@@ -14,6 +12,7 @@ import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "../payments/machine";
 import { expireIfDue, failPayment } from "../payments/transitions";
 import type { CardForm } from "./card-form";
 import { refuse, type HandoffRefusal } from "./outcomes";
+import type { PartnerRow, PaymentRow } from "../../store/rows";
 
 /** Every check passed: the attempt is recorded as `starting` and the ref is used up. */
 export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string };

@@ -1,8 +1,7 @@
 import type { Start3dResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { bankOf } from "../payments/bank-of";
 import { onLinkPayment } from "../payments/link-hooks";
 import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "../payments/machine";
@@ -10,6 +9,7 @@ import type { CardForm } from "./card-form";
 import { decideStart, type StartGranted } from "./checks";
 import { refuse, type HandoffResult } from "./outcomes";
 import { callbackUrlOf } from "./paths";
+import type { PaymentRow } from "../../store/rows";
 
 /**
  * Interface 4.7 / product 6: from a checked card form to the bank's 3D form. Crash-safe in three

@@ -1,11 +1,10 @@
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
-import type { ConnectionRow, TerminalRow } from "../../store/catalog-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { AmountOverflowError } from "./math";
 import { optionsForCard, overviewFor, toEffectiveInstallments } from "./options";
 import type { BinRow, CardFamily, InstallmentOptionJson, InstallmentOverviewJson, QuoteRequest, TerminalPricing } from "./types";
+import type { ConnectionRow, PartnerRow, TerminalRow } from "../../store/rows";
 
 // Loads what the pure installment code needs (types.ts) from the store. Options (4.8), the
 // overview (4.9) and, later, the handoff's charge-time check all go through

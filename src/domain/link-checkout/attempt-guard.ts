@@ -1,9 +1,9 @@
 import type { Deps } from "../../deps";
 import { LINK_CARD_ATTEMPTS_MAX } from "../../limits";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
+import type { PaymentRow } from "../../store/rows";
 
 // Interface 3.1 "initiated -> failed: attempt fails without completing" for a link with more
 // than one payment. Imports nothing from the payments engine, which calls into it (link-hooks.ts).

@@ -1,8 +1,8 @@
 import type { Deps } from "../../deps";
-import type { LinkRow } from "../../store/links-sql";
 import { expireLinkIfDue, isLinkDue } from "../payment-links/expiry";
 import { getLinkByToken, markOpened } from "../payment-links/service";
 import { settleDuePayments } from "./payments";
+import type { LinkRow } from "../../store/rows";
 
 // Reading a link for its hosted pages (product 7). Expiry is applied on every path (interface
 // 3.1, product 16), so a page never offers a link at or past its expiresAt, however late the

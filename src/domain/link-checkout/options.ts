@@ -1,10 +1,9 @@
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
-import type { LinkRow } from "../../store/links-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { quoteOptions, type OptionsQuote } from "../installments/service";
 import type { InstallmentOptionJson } from "../installments/types";
+import type { LinkRow, PartnerRow } from "../../store/rows";
 
 // The installment options of a link (product 7, 16): interface 4.8 for the link's terminal, its
 // base amount and its customerCommissionShareBps, restricted to its allowedInstallmentCounts.

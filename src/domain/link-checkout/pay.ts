@@ -1,9 +1,7 @@
 import type { Deps } from "../../deps";
 import { isApiError, type ErrorCode } from "../../errors";
 import { invariant } from "../../invariant";
-import type { LinkRow } from "../../store/links-sql";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { assertAcceptingPayments } from "../acceptance/service";
 import type { HandoffResult } from "../handoff/outcomes";
 import { startHandoff } from "../handoff/start";
@@ -18,6 +16,7 @@ import { linkUrlOf } from "./paths";
 import { hasPaymentInThreeD, linkCardAttemptsUsedUp } from "./attempt-guard";
 import { settleDuePayments } from "./payments";
 import { pageStateOf } from "./state";
+import type { LinkRow, PaymentRow } from "../../store/rows";
 
 export type PayOutcome =
   | { kind: "unknown" }

@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { expireIfDue } from "../payments/transitions";
 
 // A link's own payments, as its pages need them (interface 3.1 read with 3.2).

@@ -1,10 +1,9 @@
 import { LINK_RESULT_REDIRECT_MS } from "../../limits";
-import type { LinkRow } from "../../store/links-sql";
-import type { PaymentRow, PaymentStatus } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { toRedirectResultUrl, type RedirectOutcome } from "../checks/redirect-url";
 import { isLinkDue } from "../payment-links/expiry";
 import { getLinkByToken } from "../payment-links/service";
+import type { LinkRow, PaymentRow, PaymentStatus } from "../../store/rows";
 
 // Where the buyer lands after the bank (interface 4.1.1, product 7). The relay's callback sends
 // the browser to the link's result page with `?paymentCode=…&status=…`; that `status` is only

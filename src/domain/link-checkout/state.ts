@@ -1,4 +1,4 @@
-import type { LinkStatus } from "../../store/links-sql";
+import type { LinkStatus } from "../../store/rows";
 
 /**
  * What the buyer's page shows for each state of interface 3.1: a link that can be paid, one whose

@@ -2,9 +2,9 @@ import type { Clock } from "../../clock";
 import { fail } from "../../errors";
 import { hashApiKey, type Ids } from "../../ids";
 import type { Sensitive } from "../../sensitive";
-import type { ApiKeyRow } from "../../store/partners-sql";
 import type { Store } from "../../store/store";
 import { keyHint } from "./seed";
+import type { ApiKeyRow } from "../../store/rows";
 
 // API keys (product 2, 14, 18): issued and revoked by the operator CLI and by a panel admin
 // through these two functions. A key is shown once and stored only as its SHA-256.

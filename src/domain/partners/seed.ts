@@ -4,7 +4,7 @@ import { describeIssue } from "../checks/valibot-issue";
 import { hashApiKey } from "../../ids";
 import { CARD_ATTEMPT_LIMIT_DEFAULT } from "../../limits";
 import { Sensitive } from "../../sensitive";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import type { Store } from "../../store/store";
 import { seedFile, type SeedFile } from "./seed-schema";
 

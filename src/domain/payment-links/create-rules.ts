@@ -1,12 +1,10 @@
 import { fail } from "../../errors";
-import type { TerminalRow } from "../../store/catalog-sql";
-import type { LinkItem } from "../../store/links-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { findSensitiveField, type FreeTextField } from "../checks/sensitive-data";
 import { toEffectiveInstallments } from "../installments/options";
 import type { CreateLinkInput } from "./schema";
+import type { LinkItem, PartnerRow, TerminalRow } from "../../store/rows";
 
 // The business rules of `POST /v1/payment-links` beyond the body's shape (interface 4.1-4.1.2,
 // 7.4 reason 4). Each throws its catalog code; service.ts calls them in the precedence order.

@@ -1,12 +1,12 @@
 import type { Deps } from "../../deps";
 import type { Ids } from "../../ids";
 import { LINK_EXPIRY_BATCH } from "../../limits";
-import type { LinkRow } from "../../store/links-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import type { TimerModule } from "../../timer-modules";
 import type { Timers } from "../../timers";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { isOpenLinkStatus, LINK_TRANSITIONS } from "./machine";
+import type { LinkRow } from "../../store/rows";
 
 // interface 3.1 "expiresAt passed": product 16 reads it as now >= expiresAt. The timer wheel
 // expires each link at exactly its expiresAt; every other path that touches a link (get, list,

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../../errors";
-import type { LinkStatus } from "../../store/links-sql";
+import type { LinkStatus } from "../../store/rows";
 
 // interface 3.1 as data. Every status change of a link goes through `nextLinkStatus`, and the
 // store's conditional updates take their `from` lists from this table, so the table is the one

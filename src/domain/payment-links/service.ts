@@ -3,9 +3,7 @@ import { fail, type ErrorCode } from "../../errors";
 import type { Ids } from "../../ids";
 import { invariant } from "../../invariant";
 import { LINK_VALIDITY_MS } from "../../limits";
-import type { LinkRow, LinkStatus } from "../../store/links-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import type { Timers } from "../../timers";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { enqueueWebhook } from "../webhooks/outbox";
@@ -14,6 +12,7 @@ import { expireDueLinksOf, expireLinkIfDue, isLinkDue, LINK_EXPIRY_TIMER } from 
 import { hasMoreAfter, type LinkListQuery } from "./list-query";
 import { cancelRefusalOf, isOpenLinkStatus, LINK_TRANSITIONS, nextLinkStatus, OPEN_LINK_STATUSES } from "./machine";
 import type { CreateLinkInput } from "./schema";
+import type { LinkRow, LinkStatus, PartnerRow } from "../../store/rows";
 
 type UnitDeps = { ids: Ids; timers: Timers };
 

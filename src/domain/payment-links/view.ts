@@ -1,5 +1,5 @@
-import type { LinkRow } from "../../store/links-sql";
 import { toIso } from "../checks/istanbul-time";
+import type { LinkRow } from "../../store/rows";
 
 /** The buyer-facing address of a link (interface 2.1 `url`); the token is its secret part. */
 export const toLinkUrl = (baseUrl: string, token: string): string => `${baseUrl}/l/${token}`;

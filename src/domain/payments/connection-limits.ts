@@ -1,8 +1,8 @@
 import type { ErrorCode } from "../../errors";
 import { MINUTE_MS } from "../../limits";
-import type { ConnectionRow } from "../../store/catalog-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../checks/istanbul-time";
+import type { ConnectionRow } from "../../store/rows";
 
 export type ConnectionLimitCode = Extract<
   ErrorCode,

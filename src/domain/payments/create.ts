@@ -1,10 +1,7 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { THREE_D_WINDOW_EXTENDED_MS, THREE_D_WINDOW_STANDARD_MS } from "../../limits";
-import type { TerminalRow } from "../../store/catalog-sql";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { NewPayment, PaymentChannel, PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { resolveTerminal } from "../installments/service";
@@ -13,6 +10,7 @@ import { PAYMENT_EXPIRY_TIMER } from "./expiry";
 import { isHoldingStatus } from "./machine";
 import type { CreatePaymentBody } from "./schema";
 import { expireIfDue } from "./transitions";
+import type { NewPayment, PartnerRow, PaymentChannel, PaymentRow, TerminalRow } from "../../store/rows";
 
 /** Interface 1: currency is always TRY and not a request field. */
 export const CURRENCY = "TRY";

@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { failLinkAttempt } from "../link-checkout/attempt-guard";
 import { markAttemptStarted, markCompleted, type LinkMove } from "../payment-links/service";
 

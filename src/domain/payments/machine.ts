@@ -1,5 +1,4 @@
-import type { AttemptStatus } from "../../store/attempts-sql";
-import type { PaymentStatus } from "../../store/payments-sql";
+import type { AttemptStatus, PaymentStatus } from "../../store/rows";
 
 // Interface 3.2 and product 5 as data. Every status change of a payment or a card attempt goes
 // through these tables: the store's conditional updates take their `from` lists from here.

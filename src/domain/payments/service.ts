@@ -1,10 +1,10 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { isHoldingStatus } from "./machine";
 import { expireIfDue, isPaymentDue } from "./transitions";
 import type { RefundSummary } from "./view";
+import type { PaymentRow } from "../../store/rows";
 
 // Lookups of interface 4.6 and 4.13, both scoped to the caller: another partner's payment reads
 // as absent (404 payment_not_found), like an unknown one.

@@ -1,13 +1,12 @@
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import type { TerminalRow } from "../../store/catalog-sql";
-import type { CaptureFacts, PaymentRow } from "../../store/payments-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { addDays, istanbulDate } from "../checks/istanbul-time";
 import { commissionOn } from "../installments/math";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { onLinkPayment } from "./link-hooks";
 import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
+import type { CaptureFacts, PaymentRow, TerminalRow } from "../../store/rows";
 
 // The payment's own status moves (interface 3.2), each with its outbox row and its link's move in
 // the SAME unit of work (product 11). Each answers whether it moved: the conditional update is

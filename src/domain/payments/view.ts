@@ -1,6 +1,6 @@
-import type { PaymentRow } from "../../store/payments-sql";
 import { toIso } from "../checks/istanbul-time";
 import { handoffUrlOf } from "../handoff/paths";
+import type { PaymentRow } from "../../store/rows";
 
 /** Interface 2.2. */
 export type PaymentCreatedJson = {

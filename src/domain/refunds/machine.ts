@@ -1,5 +1,4 @@
-import type { PaymentStatus } from "../../store/payments-sql";
-import type { RefundMethod, RefundStatus } from "../../store/refunds-sql";
+import type { PaymentStatus, RefundMethod, RefundStatus } from "../../store/rows";
 
 // Product 9 as data: refund methods and statuses, and how an approved refund moves its payment
 // (product 5: `voided`, `refunded`; a partial refund keeps it `captured`). The store's conditional

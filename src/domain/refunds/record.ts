@@ -2,11 +2,11 @@ import type { BankGateway, RefundResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
-import type { RefundOutcome, RefundRow } from "../../store/refunds-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { bankOf } from "../payments/bank-of";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
+import type { RefundOutcome, RefundRow } from "../../store/rows";
 
 // The bank side of a refund (DESIGN request flow 3): the refund row is `pending` before the bank is
 // asked, the bank is asked outside any unit of work, and its answer is recorded in a second unit

@@ -1,9 +1,8 @@
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
 import { REFUNDS_PER_PAYMENT_MAX } from "../../limits";
-import type { PaymentStatus } from "../../store/payments-sql";
-import type { RefundMethod } from "../../store/refunds-sql";
 import { REFUNDABLE_STATUSES } from "./machine";
+import type { PaymentStatus, RefundMethod } from "../../store/rows";
 
 /**
  * Which refund endpoint was called (interface 4.10, 4.13): `auto` is `POST …/refunds`, which picks

@@ -1,15 +1,13 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { PaymentRow } from "../../store/payments-sql";
-import type { RefundRow } from "../../store/refunds-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { istanbulDate } from "../checks/istanbul-time";
 import { recordRefundResult, sendToBank } from "./record";
 import { decideRefund, type RefundEndpoint } from "./rules";
 import type { RefundBody } from "./schema";
+import type { PartnerRow, PaymentRow, RefundRow } from "../../store/rows";
 
 // Interface 4.10, 4.11, 4.13 and product 9. A refund takes two units of work around one bank
 // call: the first checks every rule and inserts the refund `pending`, which reserves its amount

@@ -1,6 +1,6 @@
 import { isRefundMarker } from "../../bank/gateway";
-import type { RefundRow } from "../../store/refunds-sql";
 import { toIso } from "../checks/istanbul-time";
+import type { RefundRow } from "../../store/rows";
 
 /** Interface 2.4, field for field. */
 export type RefundJson = {

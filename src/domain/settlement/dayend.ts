@@ -1,9 +1,9 @@
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import type { Repos } from "../../store/repos";
-import type { PayoutBatchRow } from "../../store/settlement-sql";
+import type { Repos } from "../../store/store";
 import { dayEndDueAtMs, dayEndsDue, runDayOf } from "./days";
 import { formBatch, payBatch } from "./payouts";
+import type { PayoutBatchRow } from "../../store/rows";
 
 // Day end (product 9, 13, 16), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
 // One unit claims the day (the dayends row: INSERT … ON CONFLICT DO NOTHING decides who runs it,

@@ -1,5 +1,5 @@
 import { DAY_MS, DAYEND_CATCH_UP_MAX_DAYS } from "../../limits";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import { addDays, istanbulDate, istanbulDateStartMs } from "../checks/istanbul-time";
 
 // The business calendar of day end (product 9, 13): the day end of Istanbul date D runs at 00:00

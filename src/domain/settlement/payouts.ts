@@ -3,9 +3,9 @@ import type { Deps } from "../../deps";
 import type { Timers } from "../../timers";
 import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
-import type { Repos } from "../../store/repos";
-import type { PayoutBatchRow, PayoutStatus } from "../../store/settlement-sql";
+import type { Repos } from "../../store/store";
 import { enqueueWebhook } from "../webhooks/outbox";
+import type { PayoutBatchRow, PayoutStatus } from "../../store/rows";
 
 // Payouts (product 9, 16). At each day end, per partner: the settled captures whose value date has
 // come (netToPartner each) minus the approved credit refunds not netted yet form one batch. The

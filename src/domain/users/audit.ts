@@ -1,5 +1,5 @@
-import type { Repos } from "../../store/repos";
-import type { AuditRow, PanelUserRow } from "../../store/users-sql";
+import type { Repos } from "../../store/store";
+import type { AuditRow, PanelUserRow } from "../../store/rows";
 
 // Product 18's audit log: who did what, when, from where, and how it ended ("ok" or the catalog
 // code of the refusal). Written in the same unit as the change it records, or alone for a refusal.

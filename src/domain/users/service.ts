@@ -5,8 +5,8 @@ import type { Ids } from "../../ids";
 import { PANEL_PASSWORD_MAX_CHARS, PANEL_PASSWORD_MIN_CHARS } from "../../limits";
 import type { Sensitive } from "../../sensitive";
 import type { Store } from "../../store/store";
-import type { PanelRole, PanelUserRow } from "../../store/users-sql";
 import { hashPassword } from "./password";
+import type { PanelRole, PanelUserRow } from "../../store/rows";
 
 // Panel users (product 18): one partner each, with a role. `kasa users …` and the panel's users
 // page both call these, so the rules (address shape, one account per address, password length)

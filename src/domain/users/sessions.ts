@@ -10,9 +10,9 @@ import {
   PANEL_TOUCH_EVERY_MS,
 } from "../../limits";
 import type { Sensitive } from "../../sensitive";
-import type { PanelUserRow } from "../../store/users-sql";
 import { recordAudit } from "./audit";
 import { verifyPassword } from "./password";
+import type { PanelUserRow } from "../../store/rows";
 
 // Panel sessions (product 18): server-side rows keyed by the SHA-256 of a random id the cookie
 // carries; idle 30 minutes, absolute 12 hours, both read from deps.clock. Logging in always makes

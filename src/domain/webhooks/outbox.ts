@@ -1,5 +1,5 @@
 import type { Ids } from "../../ids";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import type { Timers } from "../../timers";
 import { buildEventBody, type WebhookEventType } from "./events";
 

@@ -9,12 +9,12 @@
 import type { Clock } from "../../clock";
 import type { Ids } from "../../ids";
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX, LIST_SIZE_MIN } from "../../limits";
-import type { DeliveryStatus } from "../../store/webhooks-sql";
-import type { Repos } from "../../store/repos";
+import type { Repos } from "../../store/store";
 import type { Store } from "../../store/store";
 import type { Timers } from "../../timers";
 import { enqueueWebhook, WEBHOOK_TIMER } from "./outbox";
 import { toAttemptJson, toDeliveryJson, type AttemptJson, type DeliveryJson } from "./view";
+import type { DeliveryStatus } from "../../store/rows";
 
 export type OperatorDeps = { store: Store; clock: Clock; ids: Ids; timers?: Pick<Timers, "schedule"> };
 

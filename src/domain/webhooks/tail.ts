@@ -1,7 +1,7 @@
 import { pause } from "../../pause";
-import type { Repos } from "../../store/repos";
-import type { TailAttempt, TailDelivery } from "../../store/webhook-tail-sql";
+import type { Repos } from "../../store/store";
 import { toIso } from "../checks/istanbul-time";
+import type { TailAttempt, TailDelivery } from "../../store/rows";
 
 // `kasa webhooks tail` (product 21): follows the outbox of a running server's database from
 // another process, printing each new delivery when it is queued and each attempt when it is

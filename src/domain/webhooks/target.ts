@@ -5,13 +5,12 @@
  */
 import type { Config } from "../../deps";
 import { WEBHOOK_TIMEOUT_MS } from "../../limits";
-import type { PartnerRow } from "../../store/partners-sql";
-import type { DeliveryRow } from "../../store/webhooks-sql";
 import { sendDelivery, type FetchLike } from "./deliver";
 import type { AttemptOutcome } from "./schedule";
 import { deliveryHeaders } from "./sign";
 import { pinnedFetch } from "./pinned-request";
 import { checkWebhookTarget, type ResolvedAddress, type ResolveHost } from "./ssrf";
+import type { DeliveryRow, PartnerRow } from "../../store/rows";
 
 export type TargetOptions = {
   /** The receiver's deadline; tests shorten it, production keeps product 11's 5 s. */

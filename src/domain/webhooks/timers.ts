@@ -12,10 +12,10 @@
  */
 import type { Deps } from "../../deps";
 import { WEBHOOK_BATCH_SIZE, WEBHOOK_SWEEP_INTERVAL_MS } from "../../limits";
-import type { DeliveryTimerRow } from "../../store/webhooks-sql";
 import type { TimerModule } from "../../timer-modules";
 import { WEBHOOK_TIMER } from "./outbox";
 import { createWebhookWorker, ORPHAN_AFTER_MS } from "./worker";
+import type { DeliveryTimerRow } from "../../store/rows";
 
 export const WEBHOOK_SWEEP_TIMER = "webhook-sweep";
 const SWEEP_KEY = "outbox";

@@ -1,5 +1,5 @@
-import type { AttemptRow, DeliveryRow } from "../../store/webhooks-sql";
 import { toIso } from "../checks/istanbul-time";
+import type { DeliveryRow, WebhookAttemptRow } from "../../store/rows";
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));
 
@@ -20,7 +20,7 @@ export function toDeliveryJson(row: DeliveryRow, attemptCount: number) {
   };
 }
 
-export function toAttemptJson(a: AttemptRow) {
+export function toAttemptJson(a: WebhookAttemptRow) {
   return {
     n: a.n,
     startedAt: toIso(a.startedAtMs),

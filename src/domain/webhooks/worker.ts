@@ -19,12 +19,12 @@
  */
 import type { Deps } from "../../deps";
 import { WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_PARTNER, WEBHOOK_TIMEOUT_MS } from "../../limits";
-import type { DeliveryRow, DeliveryStatus } from "../../store/webhooks-sql";
 import type { TimerHandler } from "../../timers";
 import { WEBHOOK_TIMER } from "./outbox";
 import { mayAttemptAt, planAfterAttempt, type DeliveryPlan } from "./schedule";
 import { Slots } from "./slots";
 import { attemptDelivery, type AttemptResult, type TargetOptions } from "./target";
+import type { DeliveryRow, DeliveryStatus } from "../../store/rows";
 
 export type WorkerOptions = TargetOptions & { concurrency?: number; perPartner?: number };
 

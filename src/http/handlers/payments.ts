@@ -2,9 +2,9 @@ import { createApiPayment } from "../../domain/payments/create";
 import { txCodeQuery, type CreatePaymentBody } from "../../domain/payments/schema";
 import { paymentByCode, paymentByTxCode, refundSummariesOf } from "../../domain/payments/service";
 import { toPaymentCreatedJson, toPaymentJson } from "../../domain/payments/view";
-import type { PaymentRow } from "../../store/payments-sql";
 import type { ApiContext, ApiReply } from "../endpoint";
 import { parseWith } from "../read";
+import type { PaymentRow } from "../../store/rows";
 
 /** interface 4.5: 201 for a new payment, 200 for an idempotent replay. */
 export async function createPayment(ctx: ApiContext<CreatePaymentBody>): Promise<ApiReply> {

@@ -1,11 +1,11 @@
 import { formatTry } from "../../domain/checks/money";
 import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { InstallmentOptionJson } from "../../domain/installments/types";
-import type { LinkRow } from "../../store/links-sql";
 import { html, raw, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, payFormActions, renderLinkPage } from "./link-html";
 import { LINK_PAGE_SCRIPT } from "./link-script";
 import { linkSummary } from "./link-views";
+import type { LinkRow } from "../../store/rows";
 
 // The forms of a payable link (product 7, 16). Without JavaScript the buyer goes in steps: the
 // first 8 digits (step 1), the options (step 2), the card form with the chosen count (step 3).

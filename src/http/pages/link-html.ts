@@ -1,6 +1,6 @@
 import { formatTry } from "../../domain/checks/money";
-import type { LinkRow } from "../../store/links-sql";
 import { html, raw, renderPage, toHttpUrl, type PageResponse, type SafeHtml } from "../../html";
+import type { LinkRow } from "../../store/rows";
 
 // Every URL a link page puts in a form or a link is absolute under the public base URL, as the
 // link's own `url` is (interface 2.1), so a base URL with a path behind a proxy keeps working.

@@ -10,7 +10,6 @@ import { payLink } from "../../domain/link-checkout/pay";
 import { linkResultOf, resultLocationOf } from "../../domain/link-checkout/result";
 import { pageStateOf } from "../../domain/link-checkout/state";
 import { isApiError, statusOf, type ErrorCode } from "../../errors";
-import type { LinkRow } from "../../store/links-sql";
 import { routeParams } from "../endpoint";
 import type { PageRoute } from "../page";
 import { readFormBody } from "../read";
@@ -19,6 +18,7 @@ import { linkCardPage, linkOptionsPage, linkPayPage, type LinkFormContext } from
 import { postLinkOptions } from "./link-options";
 import { FORM_PROBLEMS, linkRefusalPage, messageOf } from "./link-refusals";
 import { linkProblemPage, linkStatePage, linkSuccessPage, unknownLinkPage } from "./link-views";
+import type { LinkRow } from "../../store/rows";
 
 // The hosted payment-link pages (interface 1.4, 3.1, 4.1.1; product 7, 16): thin handlers from a
 // request to one domain call (domain/link-checkout) to a page. No API key: the token in the path

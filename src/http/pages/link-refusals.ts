@@ -3,9 +3,9 @@ import type { LinkFormProblem } from "../../domain/link-checkout/forms";
 import { linkUrlOf } from "../../domain/link-checkout/paths";
 import { pageStateOf } from "../../domain/link-checkout/state";
 import { statusOf, type ErrorCode } from "../../errors";
-import type { LinkRow } from "../../store/links-sql";
 import { toWebResponse } from "./handoff";
 import { linkProblemPage } from "./link-views";
+import type { LinkRow } from "../../store/rows";
 
 // Buyer-facing words for what the link pages refuse (product 6.5, 7). Unlike the relay's pages,
 // which send the buyer back to the shop, these offer the link's own page again when it is payable.

@@ -3,10 +3,9 @@ import { maskPayerName } from "../../domain/checks/mask";
 import { formatTry } from "../../domain/checks/money";
 import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { LinkPageState } from "../../domain/link-checkout/state";
-import type { LinkRow } from "../../store/links-sql";
-import type { PaymentRow } from "../../store/payments-sql";
 import { html, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, renderLinkPage } from "./link-html";
+import type { LinkRow, PaymentRow } from "../../store/rows";
 
 // What a link page says about the link and about an attempt's result (product 7). Pages are
 // Turkish (lang="tr"); instants are Istanbul wall time (product 2).

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../../src/store/store";
+import { openStore } from "../../../src/store/open";
 
 // Brief / product 18: a database made before the panel (schema version 1) still opens, and gains
 // the panel's tables; what it held stays.

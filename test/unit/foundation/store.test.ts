@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { isBunRuntime } from "../../../src/store/db";
-import { SCHEMA_VERSION } from "../../../src/store/migrate";
-import { openStore, type Store } from "../../../src/store/store";
+import { isBunRuntime } from "../../../src/store/sqlite/db";
+import { SCHEMA_VERSION } from "../../../src/store/sqlite/migrate";
+import { openStore } from "../../../src/store/open";
+import type { OpenedStore as Store } from "../../../src/store/open";
 import { probeDriver } from "../../support/driver-probe";
 
 let store: Store | undefined;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLog } from "../../../src/log";
-import { openStore, type Store } from "../../../src/store/store";
-import { StalledUnitError } from "../../../src/store/unit-scope";
+import { openStore } from "../../../src/store/open";
+import type { Store } from "../../../src/store/store";
+import { StalledUnitError } from "../../../src/store/sqlite/unit-scope";
 
 // Issue 18: a unit of work is `async (tx) => …` and awaits only its own repo calls. On SQLite
 // those settle at once, so a batch still runs from BEGIN to COMMIT without yielding; a unit that

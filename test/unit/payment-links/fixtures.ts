@@ -1,7 +1,7 @@
 import type { Harness } from "../../support/harness";
-import type { LinkRow, LinkStatus } from "../../../src/store/links-sql";
 import type { LinkEvent } from "../../../src/domain/payment-links/machine";
 import { LINK_VALIDITY_MS } from "../../../src/limits";
+import type { LinkRow, LinkStatus } from "../../../src/store/rows";
 
 /** The smallest valid create body (interface 4.1). */
 export const MINIMAL_LINK = { amount: 15_000, terminalId: "T-1" } as const;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exceededConnectionLimit } from "../../../src/domain/payments/connection-limits";
-import type { ConnectionRow } from "../../../src/store/catalog-sql";
-import type { PaymentStatus } from "../../../src/store/payments-sql";
-import { openStore, type Store } from "../../../src/store/store";
+import { openStore } from "../../../src/store/open";
+import type { OpenedStore as Store } from "../../../src/store/open";
+import type { ConnectionRow, PaymentStatus } from "../../../src/store/rows";
 
 // Product 4 limit usage by window, directly against the store (the API tests cover the codes).
 

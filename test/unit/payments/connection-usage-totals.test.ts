@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../../src/limits";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../../../src/domain/checks/istanbul-time";
-import type { ConnectionRow } from "../../../src/store/catalog-sql";
-import type { UsageWindows } from "../../../src/store/connection-usage-sql";
-import { openStore, type Store } from "../../../src/store/store";
+import { openStore } from "../../../src/store/open";
+import type { OpenedStore as Store } from "../../../src/store/open";
+import type { ConnectionRow, UsageWindows } from "../../../src/store/rows";
 
 // Issue 17: the running totals answer exactly what summing the payments answers (product 4), at
 // every instant of random histories that cross Istanbul day, ISO week and month boundaries, with

@@ -4,8 +4,7 @@ import { withResult } from "../../../src/domain/handoff/callback";
 import { parseCardForm } from "../../../src/domain/handoff/card-form";
 import { ATTEMPT_TRANSITIONS, HOLDING_STATUSES, PAYMENT_STATUSES, PAYMENT_TRANSITIONS } from "../../../src/domain/payments/machine";
 import { toCaptureFacts } from "../../../src/domain/payments/transitions";
-import type { TerminalRow } from "../../../src/store/catalog-sql";
-import type { PaymentRow } from "../../../src/store/payments-sql";
+import type { PaymentRow, TerminalRow } from "../../../src/store/rows";
 
 const T0 = Date.parse("2026-11-20T09:00:00.000Z");
 

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applySeed, parseSeed } from "../../../src/domain/partners/seed";
 import { dayEndsDue, firstDayToEnd } from "../../../src/domain/settlement/days";
 import { DAY_MS, DAYEND_CATCH_UP_MAX_DAYS, HOUR_MS } from "../../../src/limits";
-import { openStore, type Store } from "../../../src/store/store";
+import { openStore } from "../../../src/store/open";
+import type { Store } from "../../../src/store/store";
 import { TEST_SEED } from "../../support/fixtures";
 
 // The store's own guards (product 9): whatever a unit of work does, the database refuses a second

@@ -5,8 +5,7 @@ import type { FetchLike } from "../../../src/domain/webhooks/deliver";
 import { pinnedFetch } from "../../../src/domain/webhooks/pinned-request";
 import type { ResolvedAddress, ResolveHost } from "../../../src/domain/webhooks/ssrf";
 import { attemptDelivery } from "../../../src/domain/webhooks/target";
-import type { PartnerRow } from "../../../src/store/partners-sql";
-import type { DeliveryRow } from "../../../src/store/webhooks-sql";
+import type { DeliveryRow, PartnerRow } from "../../../src/store/rows";
 
 // Issue 15 item 5, product 23: the SSRF guard resolved the name, checked it, and then fetch
 // resolved it again, so a DNS answer that changed in between (rebinding) reached a blocked address.

@@ -1,29 +1,9 @@
 import type { Db } from "./db";
+import type { PartnerDue, PayoutBatchRow, PayoutStatus } from "../rows";
 
 // Day end, settlement and payout batches (product 9). A day end is claimed once per Istanbul date
 // by inserting its row; settling and batching are set-wise conditional updates, so a second run
 // (another process, a duplicate timer) finds nothing left to do.
-
-export type PayoutStatus = "pending" | "paid_out" | "failed";
-
-export type PayoutBatchRow = {
-  id: string;
-  partnerId: string;
-  /** The Istanbul date the day end ran on (00:00): the value date it pays up to. */
-  day: string;
-  amount: number;
-  status: PayoutStatus;
-  createdAtMs: number;
-  updatedAtMs: number;
-  /** The transfer's reference once paid (the simulated bank's, or the operator's), else null. */
-  reference: string | null;
-};
-
-/**
- * What one partner is owed at a day end: settled captures due minus credit refunds not yet netted.
- * Exact (product 23): SQLite sums the integers and hands them over as decimal text, read as BigInt.
- */
-export type PartnerDue = { captures: bigint; refunds: bigint };
 
 // A capture is due once settled, its value date has come, and no batch paid or is paying it
 // (a failed batch releases its items). Must repeat the partial index payments_payout_due.

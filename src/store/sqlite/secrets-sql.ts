@@ -1,5 +1,5 @@
 import type { Db } from "./db";
-import type { SecretBox } from "./secret-box";
+import type { SecretBox } from "../secret-box";
 
 // Product 19: the columns that hold secrets, and re-sealing them all (a new master key, or the
 // first one). Each value's additional data names its table, column and row.

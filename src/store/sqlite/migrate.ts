@@ -1,4 +1,4 @@
-import schemaSql from "../../schema.sql" with { type: "text" };
+import schemaSql from "../../../schema.sql" with { type: "text" };
 import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
 

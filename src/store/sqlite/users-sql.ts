@@ -1,35 +1,7 @@
 import type { Db } from "./db";
+import type { AuditRow, PanelSessionRow, PanelUserRow } from "../rows";
 
 // The merchant panel's users, sessions and audit log (product 18).
-
-export type PanelRole = "viewer" | "staff" | "admin";
-
-export type PanelUserRow = {
-  id: string;
-  partnerId: string;
-  email: string;
-  role: PanelRole;
-  passwordHash: string;
-  status: "active" | "disabled";
-  failedLogins: number;
-  lockedUntilMs: number | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-export type PanelSessionRow = { idHash: string; userId: string; csrfToken: string; createdAtMs: number; lastSeenAtMs: number };
-
-export type AuditRow = {
-  seq?: number;
-  partnerId: string;
-  atMs: number;
-  userId: string | null;
-  email: string;
-  action: string;
-  target: string | null;
-  outcome: string;
-  ip: string;
-};
 
 const USER_COLUMNS = `id, partner_id AS partnerId, email, role, password_hash AS passwordHash, status,
   failed_logins AS failedLogins, locked_until_ms AS lockedUntilMs, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;

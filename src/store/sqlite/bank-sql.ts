@@ -1,22 +1,8 @@
 import type { Db } from "./db";
+import type { CaptureCheckOutcome, CaptureCheckRow } from "../rows";
 
 // The bank side of card attempts (issue 16, product 17): the one-Auth-per-attempt claim and the
 // capture follow-ups (status questions about unknown outcomes, voids of late approvals).
-
-export type CaptureCheckKind = "resolve" | "void";
-export type CaptureCheckOutcome = "captured" | "failed" | "voided" | "void_declined";
-
-export type CaptureCheckRow = {
-  attemptId: string;
-  connectionId: string;
-  kind: CaptureCheckKind;
-  amount: number;
-  bankReference: string | null;
-  tries: number;
-  dueAtMs: number | null;
-  outcome: CaptureCheckOutcome | null;
-  updatedAtMs: number;
-};
 
 const COLUMNS = `attempt_id AS attemptId, connection_id AS connectionId, kind, amount, bank_reference AS bankReference,
   tries, due_at_ms AS dueAtMs, outcome, updated_at_ms AS updatedAtMs`;

@@ -1,22 +1,10 @@
 import type { Db } from "./db";
+import type { TailAttempt, TailDelivery } from "../rows";
 
 // `kasa webhooks tail` (product 21): what appeared in the outbox since an instant, read by another
 // process while the server writes: deliveries by creation time, attempts by start time. Rows do not
 // become visible in time order (an attempt's row is written when it ends; ids in one millisecond
 // are random), so the reader re-reads a trailing window and drops what it printed. By index.
-
-export type TailDelivery = { id: string; partnerId: string; type: string; createdAtMs: number };
-export type TailAttempt = {
-  deliveryId: string;
-  partnerId: string;
-  type: string;
-  n: number;
-  startedAtMs: number;
-  outcome: string;
-  httpStatus: number | null;
-  latencyMs: number | null;
-  error: string | null;
-};
 
 const PARTNER = "(? IS NULL OR d.partner_id = ?)";
 

@@ -1,45 +1,5 @@
 import type { Db } from "./db";
-
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "dropped";
-export type AttemptOutcome = "delivered" | "permanent" | "retry";
-
-/**
- * One outbox row. `pending` with `nextAttemptAtMs` null means an attempt is in flight (claimed,
- * not yet recorded). `attempts` and `firstAttemptAtMs` belong to the current delivery cycle (the
- * retry schedule and the 24 h window count from them); an operator's resend starts a new cycle,
- * while the attempt rows keep their numbering across cycles.
- */
-export type DeliveryRow = {
-  id: string;
-  partnerId: string;
-  type: string;
-  body: string;
-  occurredAtMs: number;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAtMs: number | null;
-  firstAttemptAtMs: number | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-/** A delivery as listed: the row plus how many attempts were recorded over all cycles. */
-export type DeliveryListRow = DeliveryRow & { attemptCount: number };
-
-export type AttemptRow = {
-  deliveryId: string;
-  n: number;
-  startedAtMs: number;
-  httpStatus: number | null;
-  latencyMs: number | null;
-  outcome: AttemptOutcome;
-  error: string | null;
-};
-
-export type DeliveryFilter = { partnerId: string | null; status: DeliveryStatus | null; limit: number };
-
-/** A timer to rebuild at start: a waiting delivery by its due time, an in-flight one by its claim time. */
-export type DeliveryTimerRow = { id: string; atMs: number };
+import type { DeliveryFilter, DeliveryListRow, DeliveryRow, DeliveryStatus, DeliveryTimerRow, WebhookAttemptRow } from "../rows";
 
 const DELIVERY_COLUMNS = `id, partner_id AS partnerId, type, body, occurred_at_ms AS occurredAtMs, status, attempts,
   next_attempt_at_ms AS nextAttemptAtMs, first_attempt_at_ms AS firstAttemptAtMs, created_at_ms AS createdAtMs,
@@ -76,7 +36,7 @@ export function webhooksSql(db: Db) {
         .all<DeliveryListRow>(f.partnerId, f.partnerId, f.status, f.status, f.limit);
     },
     attempts: (deliveryId: string) =>
-      db.prepare(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = ? ORDER BY n`).all<AttemptRow>(deliveryId),
+      db.prepare(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE delivery_id = ? ORDER BY n`).all<WebhookAttemptRow>(deliveryId),
 
     /** Waiting deliveries in due order after (atMs, id), one page at a time (start-up rebuild). */
     waitingPage: (afterAtMs: number, afterId: string, limit: number) =>
@@ -136,7 +96,7 @@ export function webhooksSql(db: Db) {
       );
     },
     /** Numbers the attempt after every earlier one of the delivery (all cycles) and stores it. */
-    insertAttempt(a: Omit<AttemptRow, "n">): number {
+    insertAttempt(a: Omit<WebhookAttemptRow, "n">): number {
       const last = db
         .prepare("SELECT COALESCE(MAX(n), 0) AS n FROM webhook_attempts WHERE delivery_id = ?")
         .get<{ n: number }>(a.deliveryId);

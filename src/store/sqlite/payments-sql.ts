@@ -1,92 +1,11 @@
 import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db";
+import type { CaptureFacts, CardFacts, NewPayment, PaymentRow, PaymentStatus } from "../rows";
 
 // Payments (interface 2.3, 3.2; product 5). Status changes are conditional updates: each names
 // the states it may leave (the machine table's `from`, passed in by the domain) and reports
 // whether it moved, so two units racing for one payment can never both win. No column holds
 // card data: the PAN, expiry and CVV never reach this file.
-
-export type PaymentStatus = "initiated" | "captured" | "failed" | "expired" | "voided" | "refunded";
-export type PaymentChannel = "api" | "panel" | "link";
-
-export type PaymentRow = {
-  code: string;
-  partnerId: string;
-  terminalId: string;
-  connectionId: string;
-  partnerTxCode: string;
-  channel: PaymentChannel;
-  linkId: string | null;
-  status: PaymentStatus;
-  amount: number;
-  /** Commission base on net terminals: the link's base amount, or the amount (product 5). */
-  principal: number;
-  currency: string;
-  installment: number;
-  description: string | null;
-  returnUrl: string | null;
-  paymentRef: string;
-  /** Set once a 3D step began on the ref; cleared only by a decline at 3D start. */
-  threeDStarted: boolean;
-  attemptsCounted: number;
-  maskedPan: string | null;
-  cardBrand: string | null;
-  cardFamily: string | null;
-  cardBank: string | null;
-  appliedRateBps: number | null;
-  appliedFixedFee: number | null;
-  commissionAmount: number | null;
-  netToPartner: number | null;
-  expectedValueDate: string | null;
-  bankReference: string | null;
-  authCode: string | null;
-  refundedAmount: number;
-  settledDay: string | null;
-  payoutBatchId: string | null;
-  capturedAtMs: number | null;
-  expiresAtMs: number;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-export type NewPayment = Pick<
-  PaymentRow,
-  | "code"
-  | "partnerId"
-  | "terminalId"
-  | "connectionId"
-  | "partnerTxCode"
-  | "channel"
-  | "linkId"
-  | "amount"
-  | "principal"
-  | "currency"
-  | "installment"
-  | "description"
-  | "returnUrl"
-  | "paymentRef"
-  | "expiresAtMs"
-  | "createdAtMs"
->;
-
-/** What 3D start fixes on the payment (product 5): card facts from the BIN, and the rate. */
-export type CardFacts = {
-  maskedPan: string;
-  cardBrand: string | null;
-  cardFamily: string | null;
-  cardBank: string | null;
-  appliedRateBps: number;
-  appliedFixedFee: number | null;
-};
-
-/** What capture records (product 5). */
-export type CaptureFacts = {
-  commissionAmount: number;
-  netToPartner: number;
-  expectedValueDate: string;
-  bankReference: string;
-  authCode: string;
-};
 
 const COLUMNS = `code, partner_id AS partnerId, terminal_id AS terminalId, connection_id AS connectionId,
   partner_tx_code AS partnerTxCode, channel, link_id AS linkId, status, amount, principal, currency, installment,

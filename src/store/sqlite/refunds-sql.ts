@@ -1,44 +1,9 @@
 import type { Db } from "./db";
-import type { PaymentStatus } from "./payments-sql";
+import type { NewRefund, PaymentStatus, RefundOutcome, RefundRow, RefundStatus, RefundTotals } from "../rows";
 
 // Refunds and voids (interface 2.4; product 9), and the payment columns a refund moves
 // (refunded_amount, status). Every change is a conditional update that names the states it may
 // leave and reports whether it moved, so a refund is recorded once however many units race.
-
-export type RefundMethod = "void" | "credit";
-export type RefundStatus = "pending" | "approved" | "declined";
-
-export type RefundRow = {
-  id: string;
-  paymentCode: string;
-  partnerId: string;
-  partnerRefundCode: string;
-  method: RefundMethod;
-  status: RefundStatus;
-  amount: number;
-  procReturnCode: string | null;
-  authCode: string | null;
-  errMsg: string | null;
-  /** The refund's own bank reference; null while the bank has not answered (or never issued one). */
-  bankReference: string | null;
-  /** The payout batch that deducted this credit refund (product 9). */
-  payoutBatchId: string | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-export type NewRefund = Pick<RefundRow, "id" | "paymentCode" | "partnerId" | "partnerRefundCode" | "method" | "amount" | "createdAtMs">;
-
-/** What the bank said about a refund that is final (interface 2.4 bank fields). */
-export type RefundOutcome = {
-  procReturnCode: string | null;
-  authCode: string | null;
-  errMsg: string | null;
-  bankReference: string | null;
-};
-
-/** The amounts that decide what is left to refund (product 9). */
-export type RefundTotals = { approved: number; pending: number; count: number; approvedCredits: number };
 
 /** The refund columns as a RefundRow; the operator's read views select them too. */
 export const REFUND_COLUMNS = `id, payment_code AS paymentCode, partner_id AS partnerId, partner_refund_code AS partnerRefundCode,

@@ -1,20 +1,9 @@
 import type { Db, SqlValue } from "./db";
-import { PAYMENT_SUMMARY, type PaymentSummaryRow } from "./operator-sql";
+import { PAYMENT_SUMMARY } from "./operator-sql";
+import type { PaymentPageFilter, PaymentSummaryRow } from "../rows";
 
 // The merchant panel's partner-scoped reads (product 18). Every query starts from the partner's
 // own index range (payments_by_partner), so a listing never scans other partners' rows.
-
-export type PaymentPageFilter = {
-  partnerId: string;
-  status: string | null;
-  fromMs: number | null;
-  toMs: number | null;
-  /** A paymentCode or a partnerTxCode, exactly. */
-  search: string | null;
-  /** Keyset cursor: rows strictly older than this (createdAtMs, code). */
-  before: { atMs: number; code: string } | null;
-  limit: number;
-};
 
 export function panelSql(db: Db) {
   return {

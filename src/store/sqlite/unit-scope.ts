@@ -1,5 +1,5 @@
-import { InvariantError } from "../invariant";
-import type { Repos } from "./repos";
+import { InvariantError } from "../../invariant";
+import type { Repos } from "../store";
 
 // Issue 18: units of work are async, yet on SQLite a batch must still run from BEGIN to COMMIT
 // without anything else of the process running in between (anything else would read, through the

@@ -1,4 +1,5 @@
 import type { Db } from "./db";
+import type { ConnectionUsage, UsageWindows } from "../rows";
 
 // Product 4 connection-limit usage read from the running totals of `connection_usage` (issue 17),
 // which triggers in schema.sql keep in the same transaction as every payment insert and status
@@ -11,10 +12,6 @@ import type { Db } from "./db";
 // limit and every decision is the exact one (product 23: limit totals exact above 2^53). The old
 // query, which sums the payments themselves, stays as `connectionUsageByScan`: the reference the
 // tests compare with and `kasa check`'s cross-check.
-
-/** Instants bounding each limit window of product 4; the rolling window starts after `windowAfterMs`. */
-export type UsageWindows = { dayFromMs: number; weekFromMs: number; monthFromMs: number; windowAfterMs: number };
-export type ConnectionUsage = { day: bigint; week: bigint; month: bigint; window: bigint };
 
 /** 2^55: above every limit (and every limit plus one more payment); totals above it read as it. */
 export const USAGE_CAP = 36_028_797_018_963_968n;

@@ -1,18 +1,5 @@
 import type { Db } from "./db";
-
-export type HoldRow = { partnerId: string; reason: "admin_hold"; sinceMs: number };
-
-export type AgreementRow = {
-  partnerId: string;
-  agreementCode: string;
-  version: string;
-  agreementName: string;
-  requirement: "consent" | "wet_signature";
-  kind: "first" | "renewal";
-  deadlineAtMs: number | null;
-  acceptedAtMs: number | null;
-  createdAtMs: number;
-};
+import type { AgreementRow, HoldRow } from "../rows";
 
 const AGREEMENT_COLUMNS = `partner_id AS partnerId, agreement_code AS agreementCode, version,
   agreement_name AS agreementName, requirement, kind, deadline_at_ms AS deadlineAtMs,

@@ -1,33 +1,7 @@
 import type { Db } from "./db";
-import { secretBox, type SecretBox } from "./secret-box";
+import { secretBox, type SecretBox } from "../secret-box";
 import { secretAad } from "./secrets-sql";
-
-export type PartnerStatus = "active" | "suspended" | "closed";
-
-export type PartnerRow = {
-  id: string;
-  name: string;
-  status: PartnerStatus;
-  allowedRedirectHosts: string[] | null;
-  amountMin: number | null;
-  amountMax: number | null;
-  cardAttemptLimit: number;
-  installmentCap: number | null;
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  rateLimitMultiplier: number;
-  payoutAccount: string | null;
-  createdAtMs: number;
-};
-
-export type ApiKeyRow = {
-  id: string;
-  partnerId: string;
-  keyHash: string;
-  keyHint: string;
-  createdAtMs: number;
-  revokedAtMs: number | null;
-};
+import type { ApiKeyRow, PartnerRow } from "../rows";
 
 const PARTNER_COLUMNS = `id, name, status, allowed_redirect_hosts AS allowedRedirectHosts, amount_min AS amountMin,
   amount_max AS amountMax, card_attempt_limit AS cardAttemptLimit, installment_cap AS installmentCap,

@@ -1,49 +1,9 @@
 import type { Db, SqlValue } from "./db";
+import type { LinkItem, LinkListFilter, LinkRow, LinkStatus } from "../rows";
 
 // Payment links (interface 2.1, 3.1). Status changes are conditional updates: each names the
 // states it may leave (the machine table's `from`, passed in by the domain) and reports whether it
 // moved, so two units racing for one link can never both win.
-
-export type LinkStatus = "pending" | "launched" | "initiated" | "completed" | "expired" | "failed" | "cancelled";
-
-/** interface 4.1.2 display item; `note` is null when it was not sent. */
-export type LinkItem = { name: string; note: string | null; amount: number };
-
-export type LinkRow = {
-  id: string;
-  partnerId: string;
-  token: string;
-  partnerReference: number;
-  terminalId: string;
-  status: LinkStatus;
-  amount: number;
-  shareBps: number;
-  description: string | null;
-  redirectUrl: string | null;
-  /** Sorted and de-duplicated; null = no restriction. */
-  allowedCounts: number[] | null;
-  items: LinkItem[] | null;
-  payerName: string | null;
-  /** n of the last `PL-<id>-<n>` payment made through the link (product 5). */
-  attemptSeq: number;
-  firstOpenedAtMs: number | null;
-  lastOpenedAtMs: number | null;
-  expiresAtMs: number;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
-
-/** interface 4.2 filters, already validated and clamped; `offset`/`limit` from page and size. */
-export type LinkListFilter = {
-  partnerId: string;
-  statuses: readonly LinkStatus[] | null;
-  minAmount: number | null;
-  maxAmount: number | null;
-  createdFromMs: number | null;
-  createdToMs: number | null;
-  limit: number;
-  offset: number;
-};
 
 const COLUMNS = `id, partner_id AS partnerId, token, partner_reference AS partnerReference, terminal_id AS terminalId,
   status, amount, share_bps AS shareBps, description, redirect_url AS redirectUrl, allowed_counts AS allowedCounts,
@@ -155,8 +115,6 @@ export function linksSql(db: Db) {
         .all<RawLink>(...q.params)
         .map(toLinkRow);
     },
-    /** The SQL and parameters `list` runs, so a test can ask SQLite for its query plan. */
-    listQueryForPlan: listQuery,
     /** Every open link and its expiry: the timer wheel's source at start (index links_open_by_expiry). */
     openExpiries: () =>
       db

@@ -1,42 +1,11 @@
 import type { Db, SqlValue } from "./db";
-import type { LinkRow } from "./links-sql";
-import type { PaymentRow } from "./payments-sql";
-import { REFUND_COLUMNS, type RefundRow } from "./refunds-sql";
-import { PAYOUT_BATCH_COLUMNS, type PayoutBatchRow } from "./settlement-sql";
+import { REFUND_COLUMNS } from "./refunds-sql";
+import { PAYOUT_BATCH_COLUMNS } from "./settlement-sql";
+import type { LinkRow, LinkSummaryRow, OperatorFilter, PaymentRow, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";
 
 // Read-only views for the operator CLI (product 14): listings across partners and the rows the
 // API never shows (refunds by batch, payout batches). Kept apart from the resources' own files so
 // the operator's queries never change what the API's named operations do.
-
-/** A listing filter; `null` means "any". `limit` is already validated by the caller. */
-export type OperatorFilter = { partnerId: string | null; status: string | null; limit: number };
-
-/** A payment in the operator's listings: the row without the handoff credential and bank details. */
-export type PaymentSummaryRow = Pick<
-  PaymentRow,
-  | "code"
-  | "partnerId"
-  | "terminalId"
-  | "partnerTxCode"
-  | "channel"
-  | "linkId"
-  | "status"
-  | "amount"
-  | "installment"
-  | "maskedPan"
-  | "commissionAmount"
-  | "netToPartner"
-  | "expectedValueDate"
-  | "refundedAmount"
-  | "capturedAtMs"
-  | "createdAtMs"
->;
-
-/** A link in the operator's listings. */
-export type LinkSummaryRow = Pick<
-  LinkRow,
-  "id" | "partnerId" | "partnerReference" | "terminalId" | "status" | "amount" | "shareBps" | "description" | "expiresAtMs" | "createdAtMs"
->;
 
 export const PAYMENT_SUMMARY = `code, partner_id AS partnerId, terminal_id AS terminalId, partner_tx_code AS partnerTxCode,
   channel, link_id AS linkId, status, amount, installment, masked_pan AS maskedPan,

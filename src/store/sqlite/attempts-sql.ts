@@ -1,19 +1,8 @@
 import type { Db } from "./db";
+import type { AttemptRow, AttemptStatus } from "../rows";
 
 // Card attempts of a payment (product 6). An attempt is recorded before the bank is called and
 // closed by conditional updates, so a callback or capture can act on it at most once.
-
-export type AttemptStatus = "starting" | "declined" | "acs" | "capturing" | "captured" | "failed";
-
-export type AttemptRow = {
-  id: string;
-  paymentCode: string;
-  status: AttemptStatus;
-  /** Whether it used up one of the payment's card attempts (interface 3.2). */
-  counted: boolean;
-  createdAtMs: number;
-  updatedAtMs: number;
-};
 
 const COLUMNS = `id, payment_code AS paymentCode, status, counted, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
 

@@ -1,14 +1,16 @@
+import type { Repos } from "../store";
 import type { Db } from "./db";
 import { acceptanceSql } from "./acceptance-sql";
 import { attemptsSql } from "./attempts-sql";
 import { bankSql } from "./bank-sql";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { catalogSql } from "./catalog-sql";
-import { secretBox, type SecretBox } from "./secret-box";
+import { secretBox, type SecretBox } from "../secret-box";
 import { secretsSql } from "./secrets-sql";
 import { linkCheckoutSql } from "./link-checkout-sql";
 import { linksSql } from "./links-sql";
 import { metaSql } from "./meta-sql";
+import { metricsSql } from "./metrics-sql";
 import { operatorSql } from "./operator-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
 import { paymentsSql } from "./payments-sql";
@@ -52,6 +54,7 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
     panelSessions: panelSessionsSql(db),
     panelAudit: panelAuditSql(db),
     panel: panelSql(db),
+    metrics: metricsSql(db),
   };
 }
 
@@ -61,7 +64,6 @@ type Op = (...args: never[]) => unknown;
 /** The same operations as the declared interface has them: every one returns a Promise (issue 18). */
 export type AsyncGroup<G> = { [K in keyof G]: G[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
 export type AsyncRepos<R> = { [K in keyof R]: AsyncGroup<R[K]> };
-export type Repos = AsyncRepos<SqlRepos>;
 
 /**
  * SQLite answers synchronously; the interface is asynchronous so that a PostgreSQL store can
@@ -83,5 +85,6 @@ export function toAsyncRepos(sql: SqlRepos): Repos {
     }
     out[name] = wrapped;
   }
-  return out as unknown as Repos;
+  // The compiler checks here that the SQLite operations are exactly the declared ones.
+  return out as unknown as AsyncRepos<SqlRepos> satisfies Repos;
 }

@@ -1,53 +1,9 @@
 import type { Db } from "./db";
-import { secretBox, type SecretBox } from "./secret-box";
+import { secretBox, type SecretBox } from "../secret-box";
 import { secretAad } from "./secrets-sql";
+import type { BinRow, ConnectionRow, PspRow, StoredRate, TerminalRow } from "../rows";
 
 // Rows of what onboarding provisions: providers, bank connections, terminals and the BIN table.
-
-export type PspRow = { id: string; active: boolean };
-
-export type ConnectionRow = {
-  id: string;
-  pspId: string;
-  bank: string;
-  active: boolean;
-  acceptsForeignCards: boolean;
-  acceptsDebit: boolean;
-  perTxMax: number | null;
-  dailyMax: number | null;
-  weeklyMax: number | null;
-  monthlyMax: number | null;
-  windowMinutes: number | null;
-  windowMax: number | null;
-  /** JSON settings of a non-sim bank (product 17), parsed and checked by the bank's adapter. */
-  bankConfig: string | null;
-};
-
-export type StoredRate = { count: number; brand: string | null; onUs: boolean | null; rateBps: number; fixedFee: number | null };
-
-export type TerminalRow = {
-  id: string;
-  partnerId: string;
-  connectionId: string;
-  active: boolean;
-  commissionBasis: "gross" | "net";
-  installments: number[];
-  rates: StoredRate[];
-  infrastructure: "standard" | "extended";
-  directCollection: boolean;
-  valueDays: number;
-  valueDaysByCount: Record<string, number> | null;
-  bank: string | null;
-  allowedCardFamilies: string[] | null;
-};
-
-export type BinRow = {
-  bin: string;
-  brand: string | null;
-  family: "credit" | "debit" | "prepaid" | "foreign";
-  bank: string | null;
-  installments: boolean;
-};
 
 const bool = (v: unknown): boolean => v === 1 || v === true;
 const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (JSON.parse(String(v)) as T));
