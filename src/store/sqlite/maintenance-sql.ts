@@ -49,6 +49,31 @@ export function sqliteFindings(db: Db): string[] {
   const out = integrity.length === 1 && integrity[0] === "ok" ? [] : integrity.map((m) => `integrity: ${m}`);
   const fks = db.prepare("PRAGMA foreign_key_check").all<{ table: string; rowid: number | null; parent: string }>();
   for (const fk of fks) out.push(`foreign key: a row of ${fk.table} points at a missing ${fk.parent} row`);
+  out.push(...typeFindings(db));
+  return out;
+}
+
+const STORAGE_CLASS: Record<string, string> = { INTEGER: "integer", TEXT: "text", REAL: "real", BLOB: "blob" };
+
+/**
+ * Issue 18: kasa never relies on SQLite's loose typing (a PostgreSQL column would refuse the
+ * value), so every stored value has its column's declared type or is NULL. One scan per table.
+ */
+export function typeFindings(db: Db): string[] {
+  const out: string[] = [];
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all<{ name: string }>();
+  for (const { name } of tables) {
+    const columns = db
+      .prepare("SELECT name, type FROM pragma_table_info(?)")
+      .all<{ name: string; type: string }>(name)
+      .filter((c) => STORAGE_CLASS[c.type.toUpperCase()] !== undefined);
+    if (columns.length === 0) continue;
+    const checks = columns.map((c) => `SUM(typeof("${c.name}") NOT IN ('${STORAGE_CLASS[c.type.toUpperCase()]}', 'null'))`);
+    const counts = db.prepare(`SELECT ${checks.join(", ")} FROM "${name}"`).all<Record<string, number | null>>()[0] ?? {};
+    Object.values(counts).forEach((n, i) => {
+      if (n) out.push(`type: ${n} value(s) of ${name}.${columns[i]!.name} are not ${columns[i]!.type.toUpperCase()}`);
+    });
+  }
   return out;
 }
 
