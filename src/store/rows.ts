@@ -427,3 +427,11 @@ export type DeliveryFilter = { partnerId: string | null; status: DeliveryStatus 
 
 /** A timer to rebuild at start: a waiting delivery by its due time, an in-flight one by its claim time. */
 export type DeliveryTimerRow = { id: string; atMs: number };
+
+/** Tests (FixturesOps.patchPayment): the payment columns a test may overwrite directly. */
+export type PaymentPatch = Partial<
+  Pick<PaymentRow, "status" | "netToPartner" | "refundedAmount" | "terminalId" | "connectionId" | "settledDay" | "payoutBatchId">
+>;
+
+/** Tests (FixturesOps.patchRefund): the refund columns a test may overwrite directly. */
+export type RefundPatch = Partial<Pick<RefundRow, "paymentCode" | "amount">>;

@@ -29,6 +29,7 @@ import type {
   PartnerDue,
   PartnerRow,
   PaymentPageFilter,
+  PaymentPatch,
   PaymentRow,
   PaymentStatus,
   PaymentSummaryRow,
@@ -36,6 +37,7 @@ import type {
   PayoutStatus,
   PspRow,
   RefundOutcome,
+  RefundPatch,
   RefundRow,
   RefundStatus,
   RefundTotals,
@@ -116,6 +118,7 @@ export interface Repos {
   panelAudit: PanelAuditOps;
   panel: PanelOps;
   metrics: MetricsOps;
+  fixtures: FixturesOps;
 }
 
 export interface MetaOps {
@@ -438,4 +441,34 @@ export interface MetricsOps {
   pendingDeliveries(): Promise<number>;
   /** The trigger-kept counts of one family (schema.sql `metric_counts`), by label. */
   counts(family: "payment" | "refund" | "delivery"): Promise<{ label: string; n: number }[]>;
+}
+
+/**
+ * Tests only (issue 18: a test asks the store by name, never in SQL). Reads no feature needs, and
+ * writes that reach states no transition makes, so they skip every transition's checks; the
+ * service never calls them.
+ */
+export interface FixturesOps {
+  /** Tests: how many payments exist, whatever their state (a refused request must add none). */
+  paymentCount(): Promise<number>;
+  /** Tests: how many payment links exist, whatever their state (a refused create must add none). */
+  linkCount(): Promise<number>;
+  /** Tests: every PSP in id order (the catalog reads one PSP at a time). */
+  psps(): Promise<PspRow[]>;
+  /** Tests: the whole BIN table in BIN order (a refused seed must change none of it). */
+  bins(): Promise<BinRow[]>;
+  /** Tests: every day whose day end ran, oldest first (each runs exactly once, product 13). */
+  dayEnds(): Promise<string[]>;
+  /** Tests: overwrites the given columns of one payment (a forced status, a net near 2^53, a row damaged for `kasa check`). */
+  patchPayment(code: string, patch: PaymentPatch): Promise<boolean>;
+  /** Tests: overwrites the given columns of one refund (moved to another payment, or above its capture, for `kasa check`). */
+  patchRefund(id: string, patch: RefundPatch): Promise<boolean>;
+  /** Tests: sets a payout batch's status as given (a paid batch made pending again, to mark it by hand). */
+  forcePayoutStatus(id: string, status: PayoutStatus): Promise<boolean>;
+  /** Tests: a refund row in any state, as given (an approved refund already netted in a payout). */
+  insertRefund(r: RefundRow): Promise<void>;
+  /** Tests: a payout batch row in any state, as given. */
+  insertPayoutBatch(b: PayoutBatchRow): Promise<void>;
+  /** Tests: deletes every payment and what hangs off it (attempts, refunds, outbox rows): a database changed since its backup. */
+  deletePayments(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
 import type { Outcome } from "../../src/http/sandbox/form-client";
+import { editPartners, editTerminal, setConnectionsActive } from "../support/catalog-edits";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, clientOf, createPayment, CVV, handOff, pageCode, paymentRow, seedWith, tightenConnection } from "./payments-flow";
 
@@ -15,7 +16,6 @@ const DEBIT = "4000003300000003";
 
 const refusal = (o: Outcome) => ({ status: o.page?.status, code: o.page ? pageCode(o.page.body) : null });
 const atAcs = (o: Outcome) => o.page?.status === 200 && o.page.url.endsWith("/sim-bank/acs");
-const sql = (h: Harness, text: string, ...params: (string | number)[]) => h.store.db.prepare(text).run(...params);
 
 describe("product 6.1 bad card data: 400 page, nothing re-rendered, not counted", () => {
   it.each([
@@ -85,7 +85,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     const c = await createPayment(h);
     await handOff(h, c.json.paymentRef, DECLINED);
     await handOff(h, c.json.paymentRef, APPROVED);
-    sql(h, "UPDATE partners SET card_attempt_limit = 1");
+    await editPartners(h.store, { cardAttemptLimit: 1 });
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED)).code).toBe("payment_prepare_already_started");
   });
 
@@ -93,7 +93,7 @@ describe("product 6.2 the relay's checks walk in their order (each pair: the ear
     h = await harness({ seed: seedWith({ partner: { cardAttemptLimit: 1 } }) });
     const c = await createPayment(h);
     await handOff(h, c.json.paymentRef, DECLINED);
-    sql(h, "UPDATE connections SET active = 0");
+    await setConnectionsActive(h.store, false);
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED)).code).toBe("card_attempt_limit_exceeded");
   });
 
@@ -195,7 +195,7 @@ describe("product 16 card family not allowed at the terminal: 403 terminal_not_a
   it("a terminal deactivated after creation: 403 terminal_not_allowed with its code, not counted", async () => {
     h = await harness();
     const c = await createPayment(h);
-    sql(h, "UPDATE terminals SET active = 0 WHERE id = 'T-1'");
+    await editTerminal(h.store, "T-1", { active: false });
     expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 403, code: "terminal_not_allowed" });
     expect((await paymentRow(h, c.json.paymentCode)).attemptsCounted).toBe(0);
   });
@@ -249,7 +249,7 @@ describe("product 5 rates fixed at 3D start from the BIN; card data never stored
     h = await harness();
     const c = await createPayment(h, { installment: 3, amount: 10_000 });
     const acs = await handOff(h, c.json.paymentRef, APPROVED);
-    sql(h, `UPDATE terminals SET rates = '[{"count":3,"brand":null,"onUs":null,"rateBps":999,"fixedFee":null}]' WHERE id = 'T-1'`);
+    await editTerminal(h.store, "T-1", { rates: [{ count: 3, brand: null, onUs: null, rateBps: 999, fixedFee: null }] });
     await answerAcs(h, acs);
     expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "captured", appliedRateBps: 420, commissionAmount: 420 });
   });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { editPartners } from "../support/catalog-edits";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, createPayment, handOff, linkPaymentOf, luhnComplete, paymentRow } from "./payments-flow";
 import type { BinRow, StoredRate, TerminalRow } from "../../src/store/rows";
@@ -113,7 +114,7 @@ async function install(h: Harness, c: Case): Promise<void> {
     await tx.catalog.upsertTerminal(c.terminal);
     if (c.bin) await tx.catalog.upsertBin(c.bin);
   });
-  h.store.db.prepare("UPDATE partners SET installment_cap = ? WHERE id = 'ptn_test'").run(c.installmentCap);
+  await editPartners(h.store, { installmentCap: c.installmentCap }, "ptn_test");
 }
 
 /** Through the browser: handoff, ACS, callback. Answers the refusal status, or "captured"/"failed". */

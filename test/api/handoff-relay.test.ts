@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../src/limits";
+import { setConnectionsActive, setPspsActive } from "../support/catalog-edits";
 import { harness, T0, type Harness } from "../support/harness";
 import type { Outcome } from "../../src/http/sandbox/form-client";
 import {
@@ -24,7 +25,7 @@ const FOREIGN = "4000005500000006";
 const DEBIT = "4000003300000003";
 
 const setActive = (h: Harness, table: "connections" | "psps", active: boolean) =>
-  h.store.db.prepare(`UPDATE ${table} SET active = ?`).run(active ? 1 : 0);
+  table === "connections" ? setConnectionsActive(h.store, active) : setPspsActive(h.store, active);
 
 /** Status and shown code of the page where the handoff stopped. */
 const refusal = (o: Outcome) => ({ status: o.page?.status, code: o.page ? pageCode(o.page.body) : null });
@@ -69,10 +70,10 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
   it("virtual_pos_inactive 422: in-flight payments unaffected, not counted", async () => {
     h = await harness();
     const c = await createPayment(h);
-    setActive(h, "connections", false);
+    await setActive(h, "connections", false);
     for (let i = 0; i < 4; i++)
       expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "virtual_pos_inactive" });
-    setActive(h, "connections", true);
+    await setActive(h, "connections", true);
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);
   });
 
@@ -82,7 +83,7 @@ describe("interface 7.3 handoff-stage codes, one row each", () => {
     for (let i = 0; i < 4; i++)
       expect(refusal(await handOff(h, c.json.paymentRef, APPROVED))).toEqual({ status: 422, code: "psp_inactive" });
     expect(await paymentRow(h, c.json.paymentCode)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
-    setActive(h, "psps", true);
+    await setActive(h, "psps", true);
     expect(acsReached(await handOff(h, c.json.paymentRef, APPROVED))).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Start3dInput } from "../../src/bank/gateway";
 import { MINUTE_MS } from "../../src/limits";
+import { setConnectionsActive } from "../support/catalog-edits";
 import { harness, type Harness } from "../support/harness";
 import { createLinkPayment } from "../../src/domain/payments/create";
 import { handOff, linkPaymentOf, pageCode } from "./payments-flow";
@@ -104,13 +105,10 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
   /** A link payment whose link already recorded `n` card attempts on an earlier payment of it. */
   async function linkPaymentAfter(n: number) {
     const earlier = await linkPaymentOf(h);
-    for (let i = 0; i < n; i += 1) {
-      h.store.db
-        .prepare(
-          "INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, 'failed', 1, 0, 0)",
-        )
-        .run(`att_old${i}`, earlier.code);
-    }
+    await h.store.write(async (tx) => {
+      for (let i = 0; i < n; i += 1)
+        await tx.attempts.insert({ id: `att_old${i}`, paymentCode: earlier.code, status: "failed", counted: true, createdAtMs: 0 });
+    });
     const partner = (await h.store.q.partners.get("ptn_test"))!;
     return h.store.write(
       async (tx) =>
@@ -136,7 +134,7 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
   it("4b (link attempts) before 6 (connection active): 429 card_attempt_limit_exceeded, not counted", async () => {
     h = await harness();
     const payment = await linkPaymentAfter(10);
-    h.store.db.prepare("UPDATE connections SET active = 0").run();
+    await setConnectionsActive(h.store, false);
     const r = await handOff(h, payment.paymentRef, CARDS.bonus);
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([429, "card_attempt_limit_exceeded"]);
     expect(await h.store.q.payments.get(payment.code)).toMatchObject({ status: "initiated", attemptsCounted: 0 });
@@ -145,7 +143,7 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
   it("with nine attempts the tenth passes 4b and meets check 6", async () => {
     h = await harness();
     const payment = await linkPaymentAfter(9);
-    h.store.db.prepare("UPDATE connections SET active = 0").run();
+    await setConnectionsActive(h.store, false);
     const r = await handOff(h, payment.paymentRef, CARDS.bonus);
     expect([r.page?.status, pageCode(r.page!.body)]).toEqual([422, "virtual_pos_inactive"]);
   });

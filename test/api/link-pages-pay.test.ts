@@ -3,6 +3,7 @@ import { failPayment } from "../../src/domain/payments/transitions";
 import { createLinkPayment } from "../../src/domain/payments/create";
 import { MINUTE_MS } from "../../src/limits";
 import { TEST_SEED } from "../support/fixtures";
+import { editPartners } from "../support/catalog-edits";
 import { harness, T0, type Harness } from "../support/harness";
 import {
   answerAcs,
@@ -265,7 +266,7 @@ describe("product 6 / 7 the pay step refuses before any payment", () => {
   it("partner not accepting payments: 403 partner_not_active, no payment", async () => {
     h = await harness();
     const link = await createLink(h);
-    h.store.db.prepare("UPDATE partners SET status = 'suspended' WHERE id = 'ptn_test'").run();
+    await editPartners(h.store, { status: "suspended" }, "ptn_test");
     const r = await linkClient(h).post(pageUrl(link.token, "/pay"), { ...cardFields(CARDS.bonus), installment: "1" });
     expect([r.page?.status, textOf(r.page).includes("partner_not_active")]).toEqual([403, true]);
     expect(await paymentsOfLink(h, link.id)).toEqual([]);

@@ -45,10 +45,10 @@ describe("interface 4.3 get payment link", () => {
     h.clock.set(T0 + LINK_VALIDITY_MS); // no timers run
     const r = await h.get(`/v1/payment-links/${link.id}`);
     expect(r.json).toMatchObject({ status: "expired", updatedAt: link.expiresAt });
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
     await h.get(`/v1/payment-links/${link.id}`);
     await h.advance(0);
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 });
 
@@ -102,7 +102,7 @@ describe("interface 4.4 / 3.1 cancel payment link", () => {
     await h.del(`/v1/payment-links/${link.id}`);
     await h.advance(LINK_VALIDITY_MS + MINUTE_MS);
     expect((await h.get(`/v1/payment-links/${link.id}`)).json.status).toBe("cancelled");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(0);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(0);
   });
 });
 
@@ -115,13 +115,13 @@ describe("interface 3.1 cancel at or past expiresAt before the wheel ran (produc
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe("payment_link_expired");
     expect(await h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: T0 + LINK_VALIDITY_MS });
-    const rows = outbox(h, "payment_link.expired");
+    const rows = await outbox(h, "payment_link.expired");
     expect(rows.map((x) => x.json)).toEqual([
       { id: expect.any(String), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id },
     ]);
     // The wheel's own timer then finds nothing to do.
     await h.advance(0);
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 
   it("one millisecond before expiresAt the cancel still succeeds", async () => {

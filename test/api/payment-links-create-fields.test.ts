@@ -8,13 +8,13 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 async function expectError(body: Record<string, unknown>, status: number, code: string, message?: string | RegExp) {
-  const before = linkCount(h);
+  const before = await linkCount(h);
   const r = await createLink(h, body);
   expect(r.status, r.text).toBe(status);
   expect(r.json.error.code).toBe(code);
   if (typeof message === "string") expect(r.json.error.message).toBe(message);
   if (message instanceof RegExp) expect(r.json.error.message).toMatch(message);
-  expect(linkCount(h)).toBe(before);
+  expect(await linkCount(h)).toBe(before);
 }
 
 // ptn_test has the allowed-host list ["shop.example"]; ptn_other has none.

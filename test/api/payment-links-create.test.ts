@@ -123,7 +123,7 @@ describe("interface 4.1 amount (product 2, 16: safe integer >= 1)", () => {
   ])("%s is 400 validation_error naming amount", async (_name, amount) => {
     h = await harness();
     await expectError({ amount }, 400, "validation_error", "amount:");
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 
   it("missing is 400 amount: is required", async () => {
@@ -146,7 +146,7 @@ describe("interface 4.1 terminalId: must belong to the caller and be active", ()
   ])("%s is 403 terminal_not_allowed", async (_name, terminalId) => {
     h = await harness();
     await expectError({ terminalId }, 403, "terminal_not_allowed");
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 
   it.each([
@@ -195,7 +195,7 @@ describe("product 3: unknown fields and bodies", () => {
     h = await harness();
     const r = await expectError({ currency: "TRY" }, 400, "validation_error");
     expect(r.json.error.message).toBe("currency: unknown field");
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 
   it("an unknown field inside an item is 400 naming its path", async () => {
@@ -224,7 +224,7 @@ describe("product 10: a partner not accepting payments gets no new links", () =>
   ])("%s: 403 partner_not_active, nothing written", async (_name, seed) => {
     h = await harness({ seed });
     await expectError({}, 403, "partner_not_active");
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 });
 
@@ -254,7 +254,7 @@ describe("interface 4.1 create: precedence of checks (service.ts createLink)", (
       expect([step, r.status, r.json.error?.code]).toEqual([step, status, code]);
       await fix();
     }
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
     const r = await h.post("/v1/payment-links", body);
     expect(r.status).toBe(201);
     // No refused attempt consumed a partnerReference.

@@ -20,10 +20,10 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     await h.advance(LINK_VALIDITY_MS - 1);
     // Read the row itself, so the read-side expiry of get/list cannot be what moved it.
     expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(0);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(0);
     await h.advance(1);
     expect(await h.store.q.links.get(link.id)).toMatchObject({ status: "expired", updatedAtMs: EXPIRES_AT });
-    const rows = outbox(h, "payment_link.expired");
+    const rows = await outbox(h, "payment_link.expired");
     expect(rows.map((r) => r.json)).toEqual([
       { id: expect.stringMatching(/^evt_/), type: "payment_link.expired", occurredAt: link.expiresAt, paymentLinkId: link.id },
     ]);
@@ -37,7 +37,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     h.deps.timers.schedule(LINK_EXPIRY_TIMER, "pl_x", EXPIRES_AT);
     await h.advance(LINK_VALIDITY_MS);
     expect((await h.store.q.links.get("pl_x"))?.status).toBe("expired");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 
   it("a completed link is left alone by its timer", async () => {
@@ -49,7 +49,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     });
     await h.advance(LINK_VALIDITY_MS + MINUTE_MS);
     expect((await h.store.q.links.get(link.id))?.status).toBe("completed");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(0);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(0);
   });
 
   it("without a webhook URL the link expires and nothing is queued (interface 6)", async () => {
@@ -57,7 +57,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     const link = await newLink(h, { terminalId: "T-OTHER" }, { key: OTHER_KEY });
     await h.advance(LINK_VALIDITY_MS);
     expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
-    expect(outbox(h)).toHaveLength(0);
+    expect(await outbox(h)).toHaveLength(0);
   });
 
   it("the handler never acts early and is idempotent (at-least-once timers)", async () => {
@@ -72,7 +72,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     await fire(link.id, EXPIRES_AT);
     await fire("pl_unknown", EXPIRES_AT);
     expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 
   it("a list at expiresAt shows the link expired before the wheel ran, and filters by that status", async () => {
@@ -81,7 +81,7 @@ describe("interface 3.1 / 8 expiry by the timer wheel at exactly expiresAt (prod
     h.clock.set(EXPIRES_AT);
     expect((await h.get("/v1/payment-links?status=pending")).json.items).toEqual([]);
     expect((await h.get("/v1/payment-links?status=expired")).json.items.map((l: { id: string }) => l.id)).toEqual([link.id]);
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 });
 
@@ -129,6 +129,6 @@ describe("product 13 sandbox clock: a link expires at expiresAt when the clock i
     expect((await h.store.q.links.get(link.id))?.status).toBe("pending");
     expect((await move(EXPIRES_AT)).json.now).toBe(link.expiresAt);
     expect((await h.store.q.links.get(link.id))?.status).toBe("expired");
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 });

@@ -40,7 +40,7 @@ describe("interface 8 create and cancel: a shared budget of 30 per minute per AP
     expectLimited(await h.del(`/v1/payment-links/${ids[15]}`, { ip: IP_B })); // changing IP does not reset a key budget
     // 429 comes before the body is even read (product 3 check order).
     expectLimited(await h.post("/v1/payment-links", { nonsense: true }, { ip: IP_A }));
-    expect(linkCount(h)).toBe(20);
+    expect(await linkCount(h)).toBe(20);
     expect((await h.get(`/v1/payment-links/${ids[15]}`, { ip: IP_C })).json.status).toBe("pending");
 
     await h.advance(MINUTE_MS);

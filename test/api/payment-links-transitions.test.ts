@@ -41,8 +41,8 @@ describe("interface 3.1 every (state, event) pair through the service, the API a
     expect(row.status).toBe(next ?? state);
     // The webhook of 3.1's "also happens" column exactly when the row moved.
     const type = WEBHOOK_OF[event];
-    if (type) expect(outbox(h, type)).toHaveLength(next === null ? 0 : 1);
-    expect(outbox(h).every((r) => r.type === type)).toBe(true);
+    if (type) expect(await outbox(h, type)).toHaveLength(next === null ? 0 : 1);
+    expect((await outbox(h)).every((r) => r.type === type)).toBe(true);
   });
 });
 
@@ -79,7 +79,7 @@ describe("product 7: opens stamp firstOpenedAt / lastOpenedAt", () => {
     const link = await newLink(h);
     const r = await h.store.write(async (tx) => await markOpened(tx, h.deps, link.id, T0 + LINK_VALIDITY_MS));
     expect(r).toMatchObject({ moved: false, link: { status: "expired" } });
-    expect(outbox(h, "payment_link.expired")).toHaveLength(1);
+    expect(await outbox(h, "payment_link.expired")).toHaveLength(1);
   });
 });
 
@@ -94,7 +94,7 @@ describe("interface 3.1 link payments: attempts and completion", () => {
     expect(await step(markAttemptStarted, T0 + 4)).toBe("initiated");
     expect(await step(markCompleted, T0 + 5)).toBe("completed");
     expect(await step(markCompleted, T0 + 6)).toBe("completed");
-    expect(outbox(h, "payment_link.completed").map((r) => r.json)).toEqual([
+    expect((await outbox(h, "payment_link.completed")).map((r) => r.json)).toEqual([
       { id: expect.any(String), type: "payment_link.completed", occurredAt: new Date(T0 + 5).toISOString(), paymentLinkId: link.id },
     ]);
   });
@@ -106,7 +106,7 @@ describe("interface 3.1 link payments: attempts and completion", () => {
     await h.del(`/v1/payment-links/${link.id}`);
     const r = await h.store.write(async (tx) => await markCompleted(tx, h.deps, link.id, T0 + 1));
     expect(r).toMatchObject({ moved: false, link: { status: "cancelled" } });
-    expect(outbox(h, "payment_link.completed")).toHaveLength(0);
+    expect(await outbox(h, "payment_link.completed")).toHaveLength(0);
   });
 
   it("attempt numbers for PL-<id>-<n> count up per link (product 5)", async () => {

@@ -46,7 +46,7 @@ describe("interface 4.5 create payment: body shape (400 validation_error, nothin
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe("validation_error");
     expect(r.json.error.message).toContain(message);
-    expect(paymentCount(h)).toBe(0);
+    expect(await paymentCount(h)).toBe(0);
   });
 
   it("a body that is not JSON is 400", async () => {
@@ -123,7 +123,7 @@ describe("interface 4.5 create payment: business rules", () => {
     const r = await createPayment(h, { terminalId });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe("terminal_not_allowed");
-    expect(paymentCount(h)).toBe(0);
+    expect(await paymentCount(h)).toBe(0);
   });
 
   it.each([
@@ -220,7 +220,7 @@ describe("interface 7.5 / product 4 connection limits at creation (422, nothing 
     h = await harness({ seed: seedWith({ connection: { limits: { perTxMax: 50_000 } } }) });
     const r = await createPayment(h, { amount: 50_001, partnerTxCode: "big" });
     expect([r.status, r.json.error.code]).toEqual([422, "pos_per_tx_limit_exceeded"]);
-    expect(paymentCount(h)).toBe(0);
+    expect(await paymentCount(h)).toBe(0);
     expect((await createPayment(h, { amount: 50_000, partnerTxCode: "big" })).status).toBe(201);
   });
 
@@ -229,7 +229,7 @@ describe("interface 7.5 / product 4 connection limits at creation (422, nothing 
     await capturedPayment(h, { amount: 20_000 });
     const r = await createPayment(h, { amount: 10_001, partnerTxCode: "day" });
     expect([r.status, r.json.error.code]).toEqual([422, "pos_daily_limit_exceeded"]);
-    expect(paymentCount(h)).toBe(1);
+    expect(await paymentCount(h)).toBe(1);
     h.clock.set(Date.parse("2026-11-20T20:59:59.999Z")); // 23:59:59.999 Istanbul
     expect((await createPayment(h, { amount: 10_001, partnerTxCode: "day" })).status).toBe(422);
     h.clock.set(Date.parse("2026-11-20T21:00:00.000Z")); // 00:00 Istanbul, the next day

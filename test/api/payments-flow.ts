@@ -104,7 +104,7 @@ export async function eventsOf(h: Harness, paymentCode: string): Promise<string[
     .map((b) => b.type);
 }
 
-export const paymentCount = (h: Harness): number => h.store.db.prepare("SELECT count(*) AS n FROM payments").get<{ n: number }>()?.n ?? 0;
+export const paymentCount = async (h: Harness): Promise<number> => await h.store.q.fixtures.paymentCount();
 
 export const paymentRow = async (h: Harness, code: string) => {
   const row = await h.store.q.payments.get(code);

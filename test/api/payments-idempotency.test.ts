@@ -28,7 +28,7 @@ describe("interface 4.5 idempotency table", () => {
     const again = await createPayment(h, FIRST);
     expect(again.status).toBe(200);
     expect(again.json).toEqual({ ...first.json, idempotentReplay: true });
-    expect(paymentCount(h)).toBe(1);
+    expect(await paymentCount(h)).toBe(1);
   });
 
   it("same partnerTxCode, same request: status shows the current state", async () => {
@@ -47,7 +47,7 @@ describe("interface 4.5 idempotency table", () => {
     await createPayment(h, FIRST);
     const r = await createPayment(h, { ...FIRST, ...change });
     expect([r.status, r.json.error.code]).toEqual([409, "duplicate_partner_tx_code"]);
-    expect(paymentCount(h)).toBe(1);
+    expect(await paymentCount(h)).toBe(1);
   });
 
   it.each([
@@ -152,7 +152,7 @@ describe("interface 4.5 concurrency: one immediate transaction for check and ins
     expect(created).toHaveLength(1);
     expect(replies.filter((r) => r.status === 200)).toHaveLength(19);
     expect(new Set(replies.map((r) => r.json.paymentCode))).toEqual(new Set([created[0]!.json.paymentCode]));
-    expect(paymentCount(h)).toBe(1);
+    expect(await paymentCount(h)).toBe(1);
   });
 
   it("20 simultaneous creates with two different requests: one payment, the rest 200 or 409 by the tuple", async () => {
@@ -168,7 +168,7 @@ describe("interface 4.5 concurrency: one immediate transaction for check and ins
       const same = (i % 2 === 0 ? 10_000 : 20_000) === winner.amount;
       expect(r.status).toBe(same ? 200 : 409);
     });
-    expect(paymentCount(h)).toBe(1);
+    expect(await paymentCount(h)).toBe(1);
   });
 
   it("the partial unique index refuses a second active payment with one code (the backstop)", async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toPaymentJson } from "../../src/domain/payments/view";
 import { MINUTE_MS } from "../../src/limits";
+import type { PaymentStatus } from "../../src/store/rows";
 import { OTHER_KEY } from "../support/fixtures";
 import { harness, type Harness } from "../support/harness";
 import { capturedPayment, createPayment, pay, paymentRow } from "./payments-flow";
@@ -27,7 +28,7 @@ const RECORD_FIELDS = [
 ];
 
 const setStatus = (h: Harness, code: string, status: string) =>
-  h.store.db.prepare("UPDATE payments SET status = ? WHERE code = ?").run(status, code);
+  h.store.write(async (tx) => await tx.fixtures.patchPayment(code, { status: status as PaymentStatus }));
 
 describe("interface 2.3 payment record", () => {
   it("has exactly the 2.3 fields; card and commission fields are null before 3D starts", async () => {
@@ -88,7 +89,7 @@ describe("interface 4.13 GET /v1/payments/{paymentCode}: any state, partner-scop
   it.each(["initiated", "captured", "failed", "expired", "voided", "refunded"])("%s payments are found", async (status) => {
     h = await harness();
     const c = await createPayment(h);
-    setStatus(h, c.json.paymentCode, status);
+    await setStatus(h, c.json.paymentCode, status);
     const r = await h.get(`/v1/payments/${c.json.paymentCode}`);
     expect([r.status, r.json.status]).toEqual([200, status]);
   });
@@ -116,7 +117,7 @@ describe("interface 4.6 GET /v1/payments?partnerTxCode=: active payments only, p
   it.each(["initiated", "captured", "voided", "refunded"])("an %s payment resolves", async (status) => {
     h = await harness();
     const c = await createPayment(h, { partnerTxCode: "look-1" });
-    setStatus(h, c.json.paymentCode, status);
+    await setStatus(h, c.json.paymentCode, status);
     const r = await h.get("/v1/payments?partnerTxCode=look-1");
     expect([r.status, r.json.paymentCode, r.json.status]).toEqual([200, c.json.paymentCode, status]);
     expect(Object.keys(r.json).sort()).toEqual(RECORD_FIELDS);
@@ -125,7 +126,7 @@ describe("interface 4.6 GET /v1/payments?partnerTxCode=: active payments only, p
   it.each(["failed", "expired"])("a %s payment is 404 payment_not_found (look it up by paymentCode)", async (status) => {
     h = await harness();
     const c = await createPayment(h, { partnerTxCode: "look-2" });
-    setStatus(h, c.json.paymentCode, status);
+    await setStatus(h, c.json.paymentCode, status);
     const r = await h.get("/v1/payments?partnerTxCode=look-2");
     expect([r.status, r.json.error.code]).toEqual([404, "payment_not_found"]);
   });

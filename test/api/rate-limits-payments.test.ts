@@ -76,9 +76,9 @@ describe("interface 8: POST /v1/payments budgets", () => {
   it("a refused create creates nothing and does not consume the partnerTxCode", async () => {
     h = await harness({ limits: { ...GATES_UP, "payments.create.key": 1 } });
     await createPayment(h);
-    const before = paymentCount(h);
+    const before = await paymentCount(h);
     expect((await createPayment(h, { partnerTxCode: "refused-one" })).status).toBe(429);
-    expect(paymentCount(h)).toBe(before);
+    expect(await paymentCount(h)).toBe(before);
     h.clock.advance(MINUTE_MS);
     expect((await createPayment(h, { partnerTxCode: "refused-one" })).status).toBe(201);
   });

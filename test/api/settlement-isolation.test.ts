@@ -22,8 +22,10 @@ describe("product 23: day end with amounts near 2^53", () => {
     const b = await capture(h, { amount: 10_000 });
     const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: OTHER_KEY });
     // Stored nets whose float sum is inexact: 2^53 - 1 + 2 = 2^53 + 1.
-    h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(Number.MAX_SAFE_INTEGER, a);
-    h.store.db.prepare("UPDATE payments SET net_to_partner = ? WHERE code = ?").run(2, b);
+    await h.store.write(async (tx) => {
+      await tx.fixtures.patchPayment(a, { netToPartner: Number.MAX_SAFE_INTEGER });
+      await tx.fixtures.patchPayment(b, { netToPartner: 2 });
+    });
     await h.advance(TO_MIDNIGHT);
     expect(await batches("ptn_test")).toEqual([]);
     expect(h.log.lines.some((l) => l.includes("payout batch not formed") && l.includes("9007199254740993"))).toBe(true);

@@ -32,11 +32,7 @@ const start = async (mode: "serve" | "sandbox" = "serve", seed = false): Promise
 const stop = rig.stop;
 
 type Q = { store: KasaProcess["store"] };
-const dayends = (k: Q) =>
-  k.store.db
-    .prepare("SELECT day FROM dayends ORDER BY day")
-    .all<{ day: string }>()
-    .map((r) => r.day);
+const dayends = async (k: Q) => await k.store.q.fixtures.dayEnds();
 const batchDays = async (k: Q) =>
   (await k.store.q.operator.payoutBatches({ partnerId: "ptn_test", status: null, limit: 100 })).map((b) => b.day).reverse();
 const paidOutEvents = async (k: Q) =>
@@ -49,10 +45,10 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     await capture(h);
     const moved = await h.post("/sandbox/clock", { advanceSeconds: (3 * DAY_MS) / 1000 });
     expect(moved.json.now).toBe("2026-11-23T09:00:00.000Z");
-    expect(dayends(h)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
+    expect(await dayends(h)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
     expect(await batchDays(h)).toEqual(["2026-11-21"]);
     await h.post("/sandbox/clock", { advanceSeconds: 3600 });
-    expect(dayends(h)).toHaveLength(3);
+    expect(await dayends(h)).toHaveLength(3);
   });
 
   it("a capture each day, moves and restarts in between: one day end and one batch per day, never twice", async () => {
@@ -65,7 +61,7 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
 
     k = await start("sandbox");
     await k.runDue();
-    expect(dayends(k)).toEqual(["2026-11-20", "2026-11-21"]);
+    expect(await dayends(k)).toEqual(["2026-11-20", "2026-11-21"]);
     await capture(k);
     await moveSandbox(k, DAY_MS / 1000);
     await stop(k);
@@ -73,7 +69,7 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     k = await start("sandbox");
     await k.runDue();
     await moveSandbox(k, 60);
-    expect(dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
+    expect(await dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
     expect(await batchDays(k)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23"]);
     expect(await paidOutEvents(k)).toBe(3);
   });
@@ -85,13 +81,13 @@ describe("product 13: the sandbox clock runs each day end exactly once", () => {
     clock.advance(3 * DAY_MS);
     k = await start();
     await k.runDue();
-    expect(dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
+    expect(await dayends(k)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
     expect((await k.store.q.payments.get(pay))?.settledDay).toBe("2026-11-20");
     expect(await batchDays(k)).toEqual(["2026-11-21"]);
     await stop(k);
     k = await start();
     await k.runDue();
-    expect(dayends(k)).toHaveLength(3);
+    expect(await dayends(k)).toHaveLength(3);
     expect(await paidOutEvents(k)).toBe(1);
   });
 });
@@ -113,7 +109,7 @@ describe("product 9: a payout batch formed by a stopped process is paid at the n
     });
     await stop(k);
     const plain = await openStore(path);
-    expect(dayends({ store: plain })).toEqual(["2026-11-20"]);
+    expect(await dayends({ store: plain })).toEqual(["2026-11-20"]);
     await plain.close();
 
     k = await start();

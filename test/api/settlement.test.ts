@@ -53,10 +53,7 @@ describe("product 9: day end at 00:00 Europe/Istanbul by the timer wheel", () =>
     h = await harness();
     const pay = await capture(h);
     await h.advance(400 * DAY_MS);
-    const days = h.store.db
-      .prepare("SELECT day FROM dayends ORDER BY day")
-      .all<{ day: string }>()
-      .map((r) => r.day);
+    const days = await h.store.q.fixtures.dayEnds();
     expect(days[0]).toBe("2026-11-20");
     expect(days).toHaveLength(1 + DAYEND_CATCH_UP_MAX_DAYS);
     expect(await h.store.q.settlement.lastDay()).toBe("2027-12-24"); // today is 2027-12-25

@@ -18,7 +18,7 @@ describe("product 23 / issue 15 item 8: lone surrogates and control characters i
       expect([r.status, r.json.error.code]).toEqual([400, "validation_error"]);
       expect(r.json.error.message).toMatch(/^partnerTxCode: /);
     }
-    expect(paymentCount(h)).toBe(0);
+    expect(await paymentCount(h)).toBe(0);
   });
 
   it.each([
@@ -36,7 +36,7 @@ describe("product 23 / issue 15 item 8: lone surrogates and control characters i
     const r = await h.post("/v1/payments", createBody(over));
     expect([r.status, r.json.error.code]).toEqual([400, "validation_error"]);
     expect(r.json.error.message).toMatch(new RegExp(`^${field}: `));
-    expect(paymentCount(h)).toBe(0);
+    expect(await paymentCount(h)).toBe(0);
   });
 
   it.each([
@@ -58,7 +58,7 @@ describe("product 23 / issue 15 item 8: lone surrogates and control characters i
     const r = await createLink(h, over);
     expect([r.status, r.json.error.code]).toEqual([400, "validation_error"]);
     expect(r.json.error.message).toMatch(new RegExp(`^${field.replace(/[[\].]/g, "\\$&")}: `));
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 
   it("tab and newline stay allowed in descriptions; a surrogate pair (emoji) anywhere is fine", async () => {
@@ -85,6 +85,6 @@ describe("product 23 / issue 15 item 8: a link's card-number check is not bypass
       "sensitive_data_not_allowed",
       `${path}: must not be a card number or IBAN`,
     ]);
-    expect(linkCount(h)).toBe(0);
+    expect(await linkCount(h)).toBe(0);
   });
 });

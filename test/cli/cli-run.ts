@@ -75,8 +75,8 @@ export async function runError(cmd: AnyCommand, rawArgs: string[]): Promise<{ me
 }
 
 /**
- * Payments, a link, refunds and a payout batch, written through the store's named operations
- * where they exist; refunds and payout batches have none yet, so their rows go in as SQL.
+ * Payments, a link, a refund and a payout batch, written through the store's named operations: the
+ * refund and the batch are already settled and paid out, a state the test fixtures write as given.
  */
 export async function addMoneyRows(db: string): Promise<void> {
   const store = await openStore(db);
@@ -167,15 +167,40 @@ export async function addMoneyRows(db: string): Promise<void> {
         T0 + 20_000,
       );
     });
-    store.db.exec(`
-      INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, proc_return_code,
-        auth_code, err_msg, bank_reference, payout_batch_id, created_at_ms, updated_at_ms)
-      VALUES ('rfd_cli0000000000000001', 'pay_cli0000000000000001', 'ptn_test', 'R-1', 'credit', 'approved', 1000, '00',
-        'RA1', NULL, 'RB1', 'pob_cli0000000000000001', ${T0 + 86_400_000}, ${T0 + 86_400_000});
-      INSERT INTO payout_batches (id, partner_id, day, amount, status, created_at_ms, updated_at_ms)
-      VALUES ('pob_cli0000000000000001', 'ptn_test', '2026-03-03', 8801, 'paid_out', ${T0 + 86_400_000}, ${T0 + 86_400_000});
-      UPDATE payments SET refunded_amount = 1000, settled_day = '2026-03-02', payout_batch_id = 'pob_cli0000000000000001' WHERE code = 'pay_cli0000000000000001';
-    `);
+    const nextDay = T0 + 86_400_000;
+    await store.write(async (tx) => {
+      await tx.fixtures.insertPayoutBatch({
+        id: "pob_cli0000000000000001",
+        partnerId: "ptn_test",
+        day: "2026-03-03",
+        amount: 8801,
+        status: "paid_out",
+        createdAtMs: nextDay,
+        updatedAtMs: nextDay,
+        reference: null,
+      });
+      await tx.fixtures.insertRefund({
+        id: "rfd_cli0000000000000001",
+        paymentCode: "pay_cli0000000000000001",
+        partnerId: "ptn_test",
+        partnerRefundCode: "R-1",
+        method: "credit",
+        status: "approved",
+        amount: 1000,
+        procReturnCode: "00",
+        authCode: "RA1",
+        errMsg: null,
+        bankReference: "RB1",
+        payoutBatchId: "pob_cli0000000000000001",
+        createdAtMs: nextDay,
+        updatedAtMs: nextDay,
+      });
+      await tx.fixtures.patchPayment("pay_cli0000000000000001", {
+        refundedAmount: 1000,
+        settledDay: "2026-03-02",
+        payoutBatchId: "pob_cli0000000000000001",
+      });
+    });
   } finally {
     await store.close();
   }

@@ -4,8 +4,9 @@ import { runCommand } from "citty";
 import { consola } from "consola";
 import { describe, expect, it, vi } from "vitest";
 import { backupCommand, checkCommand, restoreCommand } from "../../cli/commands/maintenance";
-import { openDb } from "../../src/store/sqlite/db";
+import { indexRootPage, withoutForeignKeys, writeForeignDatabase } from "../../src/store/sqlite/inspect";
 import { openStore } from "../../src/store/open";
+import type { Unit } from "../../src/store/store";
 import { moneyDb, runError, runJson } from "./cli-run";
 
 /** `kasa check` in human form: the lines it printed and whether it failed (exit 1). */
@@ -22,18 +23,32 @@ async function check(db: string): Promise<{ lines: string[]; failed: boolean }> 
   }
 }
 
-/** Raw SQL on a closed kasa database, foreign keys off so a test can plant any finding. */
-async function tamper(db: string, sql: string): Promise<void> {
+/** One unit of the test fixtures on a closed kasa database, foreign keys off so a test can plant any finding. */
+async function tamper(db: string, unit: Unit<unknown>): Promise<void> {
   const store = await openStore(db);
-  store.db.exec("PRAGMA foreign_keys = OFF");
-  store.db.exec(sql);
-  await store.close();
+  try {
+    await withoutForeignKeys(store, () => store.write(unit));
+  } finally {
+    await store.close();
+  }
 }
 
 const PAY = "pay_cli0000000000000001";
-const DELIVERY = (id: string, type: string, subject: string) =>
-  `INSERT INTO webhook_deliveries (id, partner_id, type, body, occurred_at_ms, status, created_at_ms, updated_at_ms)
-   VALUES ('${id}', 'ptn_test', '${type}', '{"id":"${id}","type":"${type}","occurredAt":"2026-03-02T09:00:00.000Z","paymentCode":"${subject}"}', 1, 'delivered', 1, 1);`;
+const REFUND = "rfd_cli0000000000000001";
+/** An outbox row whose body names `bodyId` as its event (its own id unless told) and `subject` as its payment. */
+const delivery = (id: string, type: string, subject: string, bodyId = id) => ({
+  id,
+  partnerId: "ptn_test",
+  type,
+  body: `{"id":"${bodyId}","type":"${type}","occurredAt":"2026-03-02T09:00:00.000Z","paymentCode":"${subject}"}`,
+  occurredAtMs: 1,
+});
+/** A unit that writes these outbox rows. */
+const deliveries =
+  (...rows: ReturnType<typeof delivery>[]): Unit<void> =>
+  async (tx) => {
+    for (const d of rows) await tx.webhooks.insert(d);
+  };
 
 describe("product 19 kasa check", () => {
   it("a sound database: no findings, exit 0", async () => {
@@ -44,56 +59,82 @@ describe("product 19 kasa check", () => {
   it.each([
     [
       "money not conserved (commission + net != amount)",
-      `UPDATE payments SET net_to_partner = 9000 WHERE code = '${PAY}'`,
+      async (tx) => await tx.fixtures.patchPayment(PAY, { netToPartner: 9000 }),
       /^money: payment pay_cli0000000000000001 amount 10000 != commission 199 \+ net 9000$/,
     ],
     [
       "refunded amount disagrees with the approved refunds",
-      `UPDATE payments SET refunded_amount = 0 WHERE code = '${PAY}'`,
+      async (tx) => await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 }),
       /^money: payment pay_cli0000000000000001 records 0 refunded/,
     ],
     [
       "refunds above the capture",
-      `UPDATE refunds SET amount = 20000 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 20000 WHERE code = '${PAY}'`,
+      async (tx) => {
+        await tx.fixtures.patchRefund(REFUND, { amount: 20000 });
+        await tx.fixtures.patchPayment(PAY, { refundedAmount: 20000 });
+      },
       /^refunds: payment pay_cli0000000000000001 has 20000 refunded against a capture of 10000$/,
     ],
     [
       "refund of a payment never captured",
-      `UPDATE refunds SET payment_code = 'pay_cli0000000000000002', amount = 0 WHERE payment_code = '${PAY}'; UPDATE payments SET refunded_amount = 0; INSERT INTO refunds (id, payment_code, partner_id, partner_refund_code, method, status, amount, created_at_ms, updated_at_ms) VALUES ('rfd_x', 'pay_cli0000000000000002', 'ptn_test', 'R-X', 'void', 'pending', 5, 1, 1)`,
+      async (tx) => {
+        await tx.fixtures.patchRefund(REFUND, { paymentCode: "pay_cli0000000000000002", amount: 0 });
+        await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 });
+        await tx.refunds.insertPending({
+          id: "rfd_x",
+          paymentCode: "pay_cli0000000000000002",
+          partnerId: "ptn_test",
+          partnerRefundCode: "R-X",
+          method: "void",
+          amount: 5,
+          createdAtMs: 1,
+        });
+      },
       /^refunds: payment pay_cli0000000000000002 has 5 refunded against a capture of 0$/,
     ],
     [
       "two outbox rows for one event",
-      DELIVERY("whd_a", "payment.captured", PAY) + DELIVERY("whd_b", "payment.captured", PAY),
+      deliveries(delivery("whd_a", "payment.captured", PAY), delivery("whd_b", "payment.captured", PAY)),
       /^outbox: 2 rows for one payment.captured event of pay_cli0000000000000001$/,
     ],
     [
       "an outbox row carrying another event's id",
-      DELIVERY("whd_a", "payment.captured", PAY).replace('{"id":"whd_a"', '{"id":"whd_z"'),
+      deliveries(delivery("whd_a", "payment.captured", PAY, "whd_z")),
       /^outbox: delivery whd_a carries another event's id$/,
     ],
     [
       "a foreign key to nothing",
-      `UPDATE payments SET terminal_id = 'T-GONE' WHERE code = '${PAY}'`,
+      async (tx) => await tx.fixtures.patchPayment(PAY, { terminalId: "T-GONE" }),
       /^foreign key: a row of payments points at a missing terminals row$/,
     ],
-  ])("finds %s: one line, exit 1", async (_name, sql, line) => {
+  ] satisfies [string, Unit<unknown>, RegExp][])("finds %s: one line, exit 1", async (_name, unit, line) => {
     const db = await moneyDb();
-    await tamper(db, sql);
+    await tamper(db, unit);
     const r = await check(db);
     expect(r.failed).toBe(true);
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatch(line);
   });
 
+  it("finds a value whose type is not its column's (issue 18: kasa never relies on SQLite's loose typing)", async () => {
+    const db = await moneyDb();
+    // A fraction of a kuruş: SQLite would keep the REAL in an INTEGER column; PostgreSQL would refuse it.
+    await tamper(db, async (tx) => await tx.fixtures.patchPayment(PAY, { netToPartner: 9801.5 }));
+    const r = await check(db);
+    expect(r.failed).toBe(true);
+    expect(r.lines).toContain("type: 1 value(s) of payments.net_to_partner are not INTEGER");
+  });
+
   it("repeated refund and test events are not duplicates", async () => {
     const db = await moneyDb();
     await tamper(
       db,
-      DELIVERY("whd_a", "refund.approved", PAY) +
-        DELIVERY("whd_b", "refund.approved", PAY) +
-        DELIVERY("whd_c", "webhook.test", PAY) +
-        DELIVERY("whd_d", "webhook.test", PAY),
+      deliveries(
+        delivery("whd_a", "refund.approved", PAY),
+        delivery("whd_b", "refund.approved", PAY),
+        delivery("whd_c", "webhook.test", PAY),
+        delivery("whd_d", "webhook.test", PAY),
+      ),
     );
     expect((await check(db)).failed).toBe(false);
   });
@@ -101,11 +142,7 @@ describe("product 19 kasa check", () => {
   it("finds a damaged index (integrity_check)", async () => {
     const db = await moneyDb();
     const store = await openStore(db);
-    const { root } = store.db
-      .prepare("SELECT rootpage AS root FROM sqlite_master WHERE name = 'payments_by_partner'")
-      .get<{ root: number }>()!;
-    const { size } = store.db.prepare("SELECT page_size AS size FROM pragma_page_size").get<{ size: number }>()!;
-    store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const { page: root, pageSize: size } = indexRootPage(store, "payments_by_partner");
     await store.close();
     // Garble the index's key bytes (the end of its page), as a torn write would: the table and the index disagree.
     const bytes = readFileSync(db);
@@ -135,7 +172,7 @@ describe("product 19 kasa backup", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect((await check(file)).failed).toBe(false);
     const copy = await openStore(file);
-    expect(copy.db.prepare("SELECT COUNT(*) AS n FROM payments").get()).toEqual({ n: 3 });
+    expect(await copy.q.fixtures.paymentCount()).toBe(3);
     await copy.close();
   });
 
@@ -173,10 +210,10 @@ describe("product 19 kasa restore", () => {
     const db = await moneyDb();
     const file = join(dirname(db), "b.db");
     await runJson(backupCommand, [file, "--db", db]);
-    await tamper(db, "DELETE FROM webhook_deliveries; DELETE FROM refunds; DELETE FROM payments");
+    await tamper(db, async (tx) => await tx.fixtures.deletePayments());
     await runJson(restoreCommand, [file, "--db", db]);
     const store = await openStore(db);
-    expect(store.db.prepare("SELECT COUNT(*) AS n FROM payments").get()).toEqual({ n: 3 });
+    expect(await store.q.fixtures.paymentCount()).toBe(3);
     await store.close();
   });
 
@@ -194,15 +231,7 @@ describe("product 19 kasa restore", () => {
 
   it.each([
     ["a text file", (f: string) => writeFileSync(f, "not a database at all, just words ".repeat(200)), /is not a kasa database/],
-    [
-      "another SQLite database",
-      async (f: string) => {
-        const other = await openDb(f);
-        other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
-        other.close();
-      },
-      /is not a kasa database/,
-    ],
+    ["another SQLite database", (f: string) => writeForeignDatabase(f), /is not a kasa database/],
     ["a corrupt kasa database", "corrupt" as const, /is (corrupt|not a kasa database or is corrupt)/],
   ])("refuses %s: exit 1, the target unchanged", async (_name, make: "corrupt" | ((f: string) => unknown), message) => {
     const db = await moneyDb();

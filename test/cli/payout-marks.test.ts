@@ -45,8 +45,10 @@ async function pendingEstBatch(): Promise<string> {
   );
   await runJson(seedCommand, [seed, "--db", db]);
   const store = await openStore(db);
-  store.db.exec(`UPDATE payout_batches SET status = 'pending' WHERE id = '${BATCH}';
-    UPDATE payments SET connection_id = 'vpos-est' WHERE payout_batch_id = '${BATCH}'`);
+  await store.write(async (tx) => {
+    await tx.fixtures.forcePayoutStatus(BATCH, "pending");
+    for (const p of await tx.operator.paymentsOfBatch(BATCH)) await tx.fixtures.patchPayment(p.code, { connectionId: "vpos-est" });
+  });
   await store.close();
   return db;
 }

@@ -7,18 +7,31 @@ import { seedCommand } from "../../cli/commands/seed";
 import { openStore } from "../../src/store/open";
 import { TEST_SEED } from "../support/fixtures";
 
-const TABLES = ["psps", "connections", "partners", "api_keys", "terminals", "bins", "holds", "agreements"];
-
 function tempDb(): { dir: string; db: string } {
   const dir = mkdtempSync(join(tmpdir(), "kasa-seed-"));
   return { dir, db: join(dir, "kasa.db") };
 }
 
+/** Everything a seed writes, read back through the store's named operations. */
 async function dump(db: string): Promise<Record<string, unknown[]>> {
   const store = await openStore(db);
-  const out = Object.fromEntries(TABLES.map((t) => [t, store.db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]));
-  await store.close();
-  return out;
+  try {
+    const q = store.q;
+    const partners = await q.partners.list();
+    const perPartner = async <T>(read: (id: string) => Promise<T[]>) => (await Promise.all(partners.map((p) => read(p.id)))).flat();
+    return {
+      psps: await q.fixtures.psps(),
+      connections: await q.catalog.connections(),
+      partners,
+      api_keys: await q.apiKeys.list(null),
+      terminals: await q.catalog.terminals(null),
+      bins: await q.fixtures.bins(),
+      holds: await perPartner((id) => q.acceptance.holds(id)),
+      agreements: await perPartner((id) => q.acceptance.agreements(id)),
+    };
+  } finally {
+    await store.close();
+  }
 }
 
 async function seed(db: string, dir: string, content: unknown): Promise<void> {

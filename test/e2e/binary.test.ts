@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { parseMasterKey } from "../../src/store/secret-box";
 import { openStore } from "../../src/store/open";
+import { readPragma } from "../../src/store/sqlite/inspect";
 import { freePort } from "../support/free-port";
 
 const BINARY = "dist/kasa";
@@ -48,7 +49,7 @@ describe("issue 2 end to end: the compiled binary", () => {
     expect(await exited).toBe(0);
     // The sandbox made its own master key beside the database (product 19): the partner row's secret is sealed.
     const store = await openStore(db, { masterKey: parseMasterKey(readFileSync(`${db}.key`, "utf8")) });
-    expect(store.db.prepare("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    expect(readPragma(store, "integrity_check")).toEqual({ integrity_check: "ok" });
     expect((await store.q.partners.get("ptn_demo"))?.name).toBe("Demo Shop");
     expect((await store.q.panelUsers.byEmail("demo@kasa.test"))?.passwordHash).toMatch(/^\$argon2id\$/);
     await store.close();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open";
+import { readPragma } from "../../src/store/sqlite/inspect";
 import { freePort } from "../support/free-port";
 
 // product 19 / issue 20: Litestream (installed from npm, a devDependency) replicating kasa's database
@@ -100,8 +101,9 @@ describe("product 19 Litestream: disaster recovery copy of a serving kasa", () =
     expect(r.status, `${r.stderr}\n${lsOut}`).toBe(0);
     const store = await openStore(restored);
     const due = acked.filter((a) => a.at < stoppedAt - 1_000);
-    const missing = due.filter((a) => store.db.prepare("SELECT 1 FROM payments WHERE code = ?").get(a.code) === undefined);
-    const integrity = store.db.prepare("PRAGMA integrity_check").get();
+    const missing: typeof due = [];
+    for (const a of due) if ((await store.q.payments.get(a.code)) === undefined) missing.push(a);
+    const integrity = readPragma(store, "integrity_check");
     await store.close();
     expect(due.length).toBeGreaterThan(50);
     expect(missing).toEqual([]);

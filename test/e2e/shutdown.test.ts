@@ -86,7 +86,8 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
     expect(acknowledged.length).toBeGreaterThan(20);
 
     const store = await openStore(db);
-    const missing = acknowledged.filter((code) => store.db.prepare("SELECT 1 FROM payments WHERE code = ?").get(code) === undefined);
+    const missing: string[] = [];
+    for (const code of acknowledged) if ((await store.q.payments.get(code)) === undefined) missing.push(code);
     await store.close();
     expect(missing).toEqual([]);
     expect(ends.every((e) => e === "ECONNREFUSED" || e === "ECONNRESET")).toBe(true);

@@ -1,5 +1,6 @@
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { openStore } from "../../src/store/open";
+import { readPragma, schemaOf } from "../../src/store/sqlite/inspect";
 import { TEST_SEED } from "./fixtures";
 
 /**
@@ -15,12 +16,10 @@ export async function probeDriver(driver: "bun" | "node") {
     store.write(async (tx) => await tx.partners.nextLinkReference("ptn_test")),
     store.write(async (tx) => await tx.acceptance.setHold({ partnerId: "ptn_other", reason: "admin_hold", sinceMs: 5 })),
   ]);
-  const schema = store.db
-    .prepare("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
-    .all();
+  const schema = schemaOf(store);
   const result = {
     schema,
-    userVersion: store.db.prepare("PRAGMA user_version").get(),
+    userVersion: readPragma(store, "user_version"),
     partners: await store.q.partners.list(),
     terminals: await store.q.catalog.terminals(null),
     bins: await Promise.all(["40000011", "40000055", "99999999"].map(async (b) => (await store.q.catalog.bin(b)) ?? null)),

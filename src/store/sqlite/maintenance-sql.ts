@@ -61,7 +61,9 @@ const STORAGE_CLASS: Record<string, string> = { INTEGER: "integer", TEXT: "text"
  */
 export function typeFindings(db: Db): string[] {
   const out: string[] = [];
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all<{ name: string }>();
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all<{ name: string }>();
   for (const { name } of tables) {
     const columns = db
       .prepare("SELECT name, type FROM pragma_table_info(?)")

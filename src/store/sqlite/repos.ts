@@ -5,6 +5,7 @@ import { attemptsSql } from "./attempts-sql";
 import { bankSql } from "./bank-sql";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import { catalogSql } from "./catalog-sql";
+import { fixturesSql } from "./fixtures-sql";
 import { secretBox, type SecretBox } from "../secret-box";
 import { secretsSql } from "./secrets-sql";
 import { linkCheckoutSql } from "./link-checkout-sql";
@@ -55,6 +56,8 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
     panelAudit: panelAuditSql(db),
     panel: panelSql(db),
     metrics: metricsSql(db),
+    // Tests only (store.ts FixturesOps): nothing the service runs calls them.
+    fixtures: fixturesSql(db),
   };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/open";
+import { downgradeToVersion1 } from "../../../src/store/sqlite/inspect";
 
 // Brief / product 18: a database made before the panel (schema version 1) still opens, and gains
 // the panel's tables; what it held stays.
@@ -11,7 +12,7 @@ describe("product 18 schema: an existing database gains the panel tables", () =>
     const path = join(mkdtempSync(join(tmpdir(), "kasa-migrate-")), "old.db");
     const old = await openStore(path);
     await old.write(async (tx) => await tx.meta.set("kept", "yes"));
-    old.db.exec("DROP TABLE panel_audit; DROP TABLE panel_sessions; DROP TABLE panel_users; PRAGMA user_version = 1;");
+    downgradeToVersion1(old);
     await old.close();
     const store = await openStore(path);
     expect(await store.q.panelUsers.list(null)).toEqual([]);

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { isBunRuntime } from "../../../src/store/sqlite/db";
 import { SCHEMA_VERSION } from "../../../src/store/sqlite/migrate";
+import { beginAndCommit, deferForeignKeys, readPragma, type ReadPragma } from "../../../src/store/sqlite/inspect";
 import { openStore } from "../../../src/store/open";
 import type { OpenedStore as Store } from "../../../src/store/open";
 import { probeDriver } from "../../support/driver-probe";
@@ -20,7 +21,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
     const before = store.stats.batches;
     await Promise.all(Array.from({ length: 64 }, (_, i) => store!.write(addPsp(`p${i}`))));
     expect(store.stats.batches - before).toBeLessThanOrEqual(2);
-    expect(store.db.prepare("SELECT count(*) AS n FROM psps").get()).toEqual({ n: 64 });
+    expect(await store.q.fixtures.psps()).toHaveLength(64);
   });
 
   it("a unit that throws rolls back alone; the others commit", async () => {
@@ -34,7 +35,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
       store.write(addPsp("b")),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect(store.db.prepare("SELECT id FROM psps ORDER BY id").all()).toEqual([{ id: "a" }, { id: "b" }]);
+    expect((await store.q.fixtures.psps()).map(({ id }) => ({ id }))).toEqual([{ id: "a" }, { id: "b" }]);
   });
 
   it("a unit's reads see the earlier units of its batch", async () => {
@@ -47,24 +48,23 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
   it("nothing is answered before its commit", async () => {
     store = await openStore(":memory:");
     const s = store;
-    const committedWhenResolved = await s.write(addPsp("x")).then(() => {
+    const committedWhenResolved = await s.write(addPsp("x")).then(async () => {
       // A second connection would see it only after COMMIT; here: the transaction is closed.
-      s.db.exec("BEGIN IMMEDIATE");
-      s.db.exec("COMMIT");
-      return s.db.prepare("SELECT count(*) AS n FROM psps").get();
+      beginAndCommit(s);
+      return (await s.q.fixtures.psps()).length;
     });
-    expect(committedWhenResolved).toEqual({ n: 1 });
+    expect(committedWhenResolved).toBe(1);
   });
 
   it("a failed commit rejects every unit of the batch and writes nothing", async () => {
     store = await openStore(":memory:");
     // A deferred foreign-key violation only surfaces at COMMIT.
-    store.db.exec("PRAGMA defer_foreign_keys = ON");
+    deferForeignKeys(store);
     const s = store;
     const results = await Promise.allSettled([
       s.write(addPsp("ok")),
       s.write(async (tx) => {
-        s.db.exec("PRAGMA defer_foreign_keys = ON");
+        deferForeignKeys(s);
         await tx.catalog.upsertConnection({
           id: "c",
           pspId: "missing",
@@ -82,7 +82,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
-    expect(s.db.prepare("SELECT count(*) AS n FROM psps").get()).toEqual({ n: 0 });
+    expect(await s.q.fixtures.psps()).toHaveLength(0);
   });
 
   it("runs with WAL, synchronous=FULL, busy_timeout and foreign keys on a file database", async () => {
@@ -90,7 +90,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     store = await openStore(join(mkdtempSync(join(tmpdir(), "kasa-")), "k.db"));
-    const pragma = (p: string) => Object.values(store!.db.prepare(`PRAGMA ${p}`).get() ?? {})[0];
+    const pragma = (p: ReadPragma) => Object.values(readPragma(store!, p) ?? {})[0];
     expect(pragma("journal_mode")).toBe("wal");
     expect(pragma("synchronous")).toBe(2);
     expect(pragma("busy_timeout")).toBe(5000);

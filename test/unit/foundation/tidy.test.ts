@@ -11,9 +11,27 @@ function files(dir: string): string[] {
   });
 }
 
-const src = files("src").map((path) => ({ path, text: readFileSync(path, "utf8") }));
-const offenders = (re: RegExp, allowed: (path: string) => boolean) =>
-  src.filter((f) => !allowed(f.path) && re.test(f.text)).map((f) => f.path);
+const read = (path: string) => ({ path, text: readFileSync(path, "utf8") });
+const src = files("src").map(read);
+const offendersIn = (tree: { path: string; text: string }[], re: RegExp, allowed: (path: string) => boolean) =>
+  tree.filter((f) => !allowed(f.path) && re.test(f.text)).map((f) => f.path);
+const offenders = (re: RegExp, allowed: (path: string) => boolean) => offendersIn(src, re, allowed);
+
+// Issue 18: the store rules hold in the CLI and the tests too. test/bench/ is exempt: its ceilings
+// measure the bare driver on purpose, what SQLite itself costs without kasa's store around it. This
+// file is exempt because it spells out the very patterns it looks for.
+const THIS_FILE = "test/unit/foundation/tidy.test.ts";
+const cliAndTests = ["cli", "test"]
+  .flatMap(files)
+  .filter((p) => !p.startsWith("test/bench/") && p !== THIS_FILE)
+  .map(read);
+const everywhere = [...src, ...cliAndTests];
+/** SQL a program writes: statements, and what only SQL reaches (PRAGMAs, query plans, the schema, DDL). */
+const SQL = /\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/;
+const SQLITE_ONLY =
+  /\bPRAGMA\s+\w|\bpragma_\w+\(|\bEXPLAIN\s+(QUERY\s+PLAN\s+)?(SELECT|INSERT|UPDATE|DELETE|WITH)\b|\b(CREATE|DROP|ALTER)\s+(TABLE|INDEX|TRIGGER|VIEW)\b|\bsqlite_(master|schema)\b/;
+/** Statements run on the connection itself instead of through a named operation. */
+const ON_CONNECTION = /\.db\.(prepare|exec)\(/;
 
 describe("DESIGN.md house style", () => {
   it("time is read only in src/clock.ts", () => {
@@ -30,8 +48,14 @@ describe("DESIGN.md house style", () => {
   it("no console.* in src/ (consola through src/log.ts)", () => {
     expect(offenders(/console\.(log|error|warn|info)/, () => false)).toEqual([]);
   });
-  it("SQL only in src/store/", () => {
-    expect(offenders(/\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/, (p) => p.startsWith("src/store/"))).toEqual([]);
+  it("SQL only in src/store/ (issue 18: cli/ and test/ too; tests use named store operations or test helpers)", () => {
+    expect(offendersIn(everywhere, SQL, (p) => p.startsWith("src/store/"))).toEqual([]);
+    expect(offendersIn(everywhere, SQLITE_ONLY, (p) => p.startsWith("src/store/"))).toEqual([]);
+    expect(offendersIn(cliAndTests, ON_CONNECTION, () => false)).toEqual([]);
+  });
+  it("issue 18: only tests call the fixtures group (store.ts FixturesOps skips every transition's checks)", () => {
+    const service = everywhere.filter((f) => !f.path.startsWith("test/"));
+    expect(offendersIn(service, /\.fixtures\.\w+\(/, () => false)).toEqual([]);
   });
   it("no h3, consola or driver imports in the domain", () => {
     expect(offenders(/from "(h3|consola|better-sqlite3|bun:sqlite)"/, (p) => !p.startsWith("src/domain/"))).toEqual([]);
@@ -40,10 +64,12 @@ describe("DESIGN.md house style", () => {
     // Biome's noFloatingPromises / noMisusedPromises (biome.json) catch the other forgotten awaits.
     expect(offenders(/!\s*(tx|[\w.]*\.q)\.\w+\.\w+\(/, () => false)).toEqual([]);
   });
-  it("only driver files import a driver", () => {
+  it("only driver files import a driver (in src/, cli/ and test/)", () => {
     expect(
-      offenders(/from "(better-sqlite3|bun:sqlite)"|require\("better-sqlite3"\)/, (p) =>
-        /src\/store\/sqlite\/driver-(bun|node)\.ts$/.test(p),
+      offendersIn(
+        everywhere,
+        /from "(better-sqlite3|bun:sqlite)"|require\("better-sqlite3"\)|import\("(better-sqlite3|bun:sqlite)"\)/,
+        (p) => /src\/store\/sqlite\/driver-(bun|node)\.ts$/.test(p),
       ),
     ).toEqual([]);
   });

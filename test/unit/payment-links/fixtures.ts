@@ -17,16 +17,16 @@ export async function newLink(h: Harness, body: Record<string, unknown> = {}, in
   return r.json as { id: string; token: string; status: string; expiresAt: string; [k: string]: unknown };
 }
 
-// Test-side reads of other modules' tables; the app's own SQL stays in src/store.
+// Test-side reads of other modules' rows, through named store operations (no SQL outside src/store).
 
-export const linkCount = (h: Harness): number => h.store.db.prepare("SELECT count(*) AS n FROM payment_links").get<{ n: number }>()!.n;
+export const linkCount = async (h: Harness): Promise<number> => await h.store.q.fixtures.linkCount();
 
-export const outbox = (h: Harness, type?: string) =>
-  h.store.db
-    .prepare("SELECT type, body, occurred_at_ms AS occurredAtMs FROM webhook_deliveries ORDER BY created_at_ms, id")
-    .all<{ type: string; body: string; occurredAtMs: number }>()
+/** The outbox oldest first (by creation, then id), optionally one event type. */
+export const outbox = async (h: Harness, type?: string) =>
+  (await h.store.q.webhooks.list({ partnerId: null, status: null, limit: 10_000 }))
+    .reverse()
     .filter((r) => type === undefined || r.type === type)
-    .map((r) => ({ ...r, json: JSON.parse(r.body) as Record<string, unknown> }));
+    .map((r) => ({ type: r.type, body: r.body, occurredAtMs: r.occurredAtMs, json: JSON.parse(r.body) as Record<string, unknown> }));
 
 /** A link row in any state, written straight through the store (to reach states the API cannot). */
 export function linkRow(over: Partial<LinkRow> & { id: string; createdAtMs: number }): LinkRow {

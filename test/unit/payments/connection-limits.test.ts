@@ -48,7 +48,7 @@ async function payment(createdAtMs: number, amount: number, status: PaymentStatu
       expiresAtMs: createdAtMs + 1,
       createdAtMs,
     });
-    if (status !== "initiated") store.db.prepare("UPDATE payments SET status = ? WHERE code = ?").run(status, code);
+    if (status !== "initiated") await tx.fixtures.patchPayment(code, { status });
   });
   return code;
 }

@@ -6,6 +6,7 @@ import { MINUTE_MS } from "../../../src/limits";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../../../src/domain/checks/istanbul-time";
 import { openStore } from "../../../src/store/open";
 import type { OpenedStore as Store } from "../../../src/store/open";
+import { downgradeToVersion1 } from "../../../src/store/sqlite/inspect";
 import type { ConnectionRow, UsageWindows } from "../../../src/store/rows";
 
 // Issue 17: the running totals answer exactly what summing the payments answers (product 4), at
@@ -232,9 +233,7 @@ describe("issue 17: a version-1 database (before the totals) opens with its tota
     const random = rng(7);
     for (let n = 1; n <= 50; n += 1) await step(random, START_MS + n * 60_000, [], n);
     // What a version-1 file looks like: no totals table, no triggers.
-    store.db.exec(
-      "DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage; PRAGMA user_version = 1",
-    );
+    downgradeToVersion1(store);
     await store.close();
     store = await openStore(file);
     const w = windows(START_MS + 50 * 60_000, 20);

@@ -1,0 +1,84 @@
+import { openDb } from "./db";
+import type { SqliteStore } from "./sqlite-store";
+
+// What only an SQLite file has, for the tests that prove kasa's use of it: connection settings,
+// the schema, the file's pages, an older schema version. These are not store operations (a
+// PostgreSQL store has none of them), so they stay beside the SQLite implementation, and a test
+// calls them instead of reaching for the connection (issue 18: no SQL outside src/store/).
+
+type Opened = Pick<SqliteStore, "db">;
+
+/** The read-only PRAGMAs the tests look at. */
+export type ReadPragma = "integrity_check" | "user_version" | "journal_mode" | "synchronous" | "busy_timeout" | "foreign_keys";
+
+/** The first row SQLite answers for the PRAGMA, as it answers it (`{ integrity_check: "ok" }`). */
+export function readPragma(store: Opened, name: ReadPragma): Record<string, unknown> | undefined {
+  return store.db.prepare(`PRAGMA ${name}`).get();
+}
+
+/** Every table, index and trigger kasa made, with the SQL that made it: the schema both drivers must agree on. */
+export function schemaOf(store: Opened): Array<{ type: string; name: string; tbl: string; sql: string | null }> {
+  return store.db
+    .prepare("SELECT type, name, tbl_name AS tbl, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    .all();
+}
+
+/**
+ * Where an index's root page lies in the file (1-based page number and page size), after folding
+ * the WAL into the file so the bytes there are the index's: how a test damages it as a torn write would.
+ */
+export function indexRootPage(store: Opened, index: string): { page: number; pageSize: number } {
+  const root = store.db
+    .prepare("SELECT rootpage AS page FROM sqlite_master WHERE type = 'index' AND name = ?")
+    .get<{ page: number }>(index);
+  if (root === undefined) throw new Error(`no index ${index}`);
+  const size = store.db.prepare("SELECT page_size AS size FROM pragma_page_size").get<{ size: number }>();
+  store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return { page: root.page, pageSize: size?.size ?? 0 };
+}
+
+/**
+ * BEGIN IMMEDIATE then COMMIT on the store's connection, which throws while a transaction is open:
+ * how a test proves a unit's promise settles only after its batch committed.
+ */
+export function beginAndCommit(store: Opened): void {
+  store.db.exec("BEGIN IMMEDIATE");
+  store.db.exec("COMMIT");
+}
+
+/** Defers foreign-key checks to COMMIT for the current transaction: a violation then fails the whole batch. */
+export function deferForeignKeys(store: Opened): void {
+  store.db.exec("PRAGMA defer_foreign_keys = ON");
+}
+
+/**
+ * Runs `write` with foreign keys off on the store's connection (SQLite ignores the switch inside a
+ * transaction, so it is flipped around the units): how a test plants a row pointing at nothing.
+ */
+export async function withoutForeignKeys<T>(store: Opened, write: () => Promise<T>): Promise<T> {
+  store.db.exec("PRAGMA foreign_keys = OFF");
+  try {
+    return await write();
+  } finally {
+    store.db.exec("PRAGMA foreign_keys = ON");
+  }
+}
+
+/**
+ * Turns the database into what a version-1 file was (before issue 17's connection totals and
+ * product 18's panel tables), keeping every other row: how a test proves migrate brings one up to date.
+ */
+export function downgradeToVersion1(store: Opened): void {
+  store.db.exec(`DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage;
+    DROP TABLE panel_audit; DROP TABLE panel_sessions; DROP TABLE panel_users; PRAGMA user_version = 1`);
+}
+
+/** Writes an SQLite database that is not kasa's (one table of notes) at `path`: a file `kasa restore` must refuse. */
+export async function writeForeignDatabase(path: string): Promise<void> {
+  const db = await openDb(path);
+  try {
+    db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hello')");
+  } finally {
+    db.close();
+  }
+}
