@@ -84,7 +84,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
           nowMs: () => clock.nowMs(),
           async moveTo(targetMs) {
             const offset = clock.moveTo(targetMs);
-            await opts.store.write(async (tx) => await tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
+            await opts.store.write((tx) => tx.meta.set(CLOCK_OFFSET_KEY, String(offset)));
             await timers.runDue();
           },
         },

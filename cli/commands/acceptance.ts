@@ -32,9 +32,7 @@ export const holdsCommand = defineCommand({
       run: ({ args }) =>
         withStore(args, async (ctx) => {
           const id = await knownPartner(ctx, args.partner);
-          await ctx.store.write(
-            async (tx) => await tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }),
-          );
+          await ctx.store.write((tx) => tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }));
           await printAcceptance(args, ctx, id, "admin_hold set");
         }),
     }),
@@ -44,7 +42,7 @@ export const holdsCommand = defineCommand({
       run: ({ args }) =>
         withStore(args, async (ctx) => {
           const id = await knownPartner(ctx, args.partner);
-          await ctx.store.write(async (tx) => await tx.acceptance.clearHold(id, "admin_hold"));
+          await ctx.store.write((tx) => tx.acceptance.clearHold(id, "admin_hold"));
           await printAcceptance(args, ctx, id, "admin_hold cleared");
         }),
     }),

@@ -41,7 +41,7 @@ async function writeCommits(deps: Deps, timeoutMs: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   const write = deps.store
-    .write(async (tx) => await tx.meta.set(PROBE_KEY, String(deps.clock.nowMs())))
+    .write((tx) => tx.meta.set(PROBE_KEY, String(deps.clock.nowMs())))
     .then(
       () => true,
       () => false,

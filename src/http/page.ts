@@ -81,8 +81,8 @@ async function run(deps: Deps, route: PageRoute, event: H3Event, traceId: string
   const audit = async (outcome: string) => {
     if (route.method !== "POST") return;
     const target = Object.values(routeParams(event)).join("/") || null;
-    await deps.store.write(
-      async (tx) => await recordAudit(tx, session.user, { action: route.action ?? route.path, target, outcome, ip }, deps.clock.nowMs()),
+    await deps.store.write((tx) =>
+      recordAudit(tx, session.user, { action: route.action ?? route.path, target, outcome, ip }, deps.clock.nowMs()),
     );
   };
   try {

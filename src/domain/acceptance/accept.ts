@@ -13,7 +13,7 @@ type AcceptDeps = Pick<Deps, "store" | "clock">;
 export async function acceptAgreement(deps: AcceptDeps, partnerId: string, code: string): Promise<void> {
   if (!(await deps.store.q.acceptance.agreements(partnerId)).some((a) => a.agreementCode === code))
     fail("not_found", `unknown agreement ${code} for ${partnerId}`);
-  await deps.store.write(async (tx) => await tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));
+  await deps.store.write((tx) => tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));
 }
 
 export async function acceptConsentAgreement(deps: AcceptDeps, partnerId: string, code: string, version: string): Promise<AgreementRow> {

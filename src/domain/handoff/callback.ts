@@ -40,13 +40,13 @@ export async function completeCallback(deps: Deps, attemptId: string, callback: 
     deps.log.warn("bank callback refused", { attemptId, bank: bank.bank, reason: verified.reason ?? "not genuine" });
     return { kind: "rejected" };
   }
-  const closed = await deps.store.write(async (tx) => await closeAttempt(tx, deps, attemptId, verified.authenticated, deps.clock.nowMs()));
+  const closed = await deps.store.write((tx) => closeAttempt(tx, deps, attemptId, verified.authenticated, deps.clock.nowMs()));
   if (closed.kind === "rejected") return closed;
   if (closed.kind === "done") return redirectOf(closed.payment, "failed");
   const { payment } = closed;
   const input: CaptureInput = { attemptId, amount: payment.amount, installment: payment.installment, bankProfile: verified.bankProfile };
   const captured = await whileCapturing(deps, attemptId, () => captureOnce(deps, bank, input));
-  const recorded = await deps.store.write(async (tx) => await recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
+  const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, captured, deps.clock.nowMs()));
   if (recorded === "voiding") await voidLateCapture(deps, attemptId);
   return redirectOf(payment, recorded);
 }

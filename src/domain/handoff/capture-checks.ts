@@ -32,7 +32,7 @@ export const captureCheckTimer: TimerModule = {
     }
     const input = { attemptId, amount: check.amount, installment: payment.installment, bankProfile: "" };
     const result = await whileCapturing(deps, attemptId, async () => await (await bankOf(deps, check.connectionId)).captureStatus(input));
-    const recorded = await deps.store.write(async (tx) => await recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
+    const recorded = await deps.store.write((tx) => recordCapture(tx, deps, attemptId, payment, result, deps.clock.nowMs()));
     if (recorded === "voiding") await voidLateCapture(deps, attemptId);
   },
   pending: async (deps) => (await deps.store.q.bank.openChecks()).map((c) => ({ key: c.attemptId, dueAtMs: c.dueAtMs ?? 0 })),

@@ -20,7 +20,7 @@ import type { PaymentRow } from "../../store/rows";
  * Exported for the payment-link pages, whose card form continues here with a link payment's ref.
  */
 export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
-  const decision = await deps.store.write(async (tx) => await decideStart(tx, deps, input, deps.clock.nowMs()));
+  const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
   if (decision.kind === "refused") return decision;
   const { payment, attemptId } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
@@ -34,7 +34,7 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
     returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
     nowMs: deps.clock.nowMs(),
   });
-  return deps.store.write(async (tx) => await recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
+  return deps.store.write((tx) => recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
 }
 
 /**

@@ -43,7 +43,7 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
   if (!found) return { kind: "unknown" };
   let prepared: Prepared;
   try {
-    prepared = await deps.store.write(async (tx) => await preparePayment(tx, deps, found.id, form, deps.clock.nowMs()));
+    prepared = await deps.store.write((tx) => preparePayment(tx, deps, found.id, form, deps.clock.nowMs()));
   } catch (error) {
     // A refusal rolled its unit back whole (an open stamped by this request included).
     if (!isApiError(error)) throw error;

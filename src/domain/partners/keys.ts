@@ -22,7 +22,7 @@ export async function issueApiKey(deps: KeyDeps, partnerId: string): Promise<{ r
     createdAtMs: deps.clock.nowMs(),
     revokedAtMs: null,
   };
-  await deps.store.write(async (tx) => await tx.apiKeys.insert(row));
+  await deps.store.write((tx) => tx.apiKeys.insert(row));
   return { row, key };
 }
 
@@ -30,7 +30,7 @@ export async function issueApiKey(deps: KeyDeps, partnerId: string): Promise<{ r
 export async function revokeApiKey(deps: KeyDeps, partnerId: string | null, keyId: string): Promise<ApiKeyRow> {
   const key = await deps.store.q.apiKeys.get(keyId);
   if (!key || (partnerId !== null && key.partnerId !== partnerId)) fail("not_found", `unknown key ${keyId}`);
-  await deps.store.write(async (tx) => await tx.apiKeys.revoke(keyId, deps.clock.nowMs()));
+  await deps.store.write((tx) => tx.apiKeys.revoke(keyId, deps.clock.nowMs()));
   const after = await deps.store.q.apiKeys.get(keyId);
   if (!after) fail("not_found", `unknown key ${keyId}`);
   return after;

@@ -43,7 +43,7 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
     description: body.description ?? null,
     returnUrl: returnUrl.url,
   };
-  return deps.store.write(async (tx) => await createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api"));
+  return deps.store.write((tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api"));
 }
 
 export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
@@ -60,7 +60,7 @@ export async function createPanelPayment(
   input: PanelPaymentInput,
   returnUrl: string,
 ): Promise<CreateOutcome> {
-  return deps.store.write(async (tx) => await createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
+  return deps.store.write((tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel"));
 }
 
 /**

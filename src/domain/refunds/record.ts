@@ -35,7 +35,7 @@ export async function sendToBank(deps: Deps, refund: RefundRow, captureReference
     if (bank.refundMarker) {
       const marker = await bank.refundMarker(refund.method, input);
       if (marker === null) return null;
-      await deps.store.write(async (tx) => await tx.refunds.notePendingAtBank(refund.id, marker, deps.clock.nowMs()));
+      await deps.store.write((tx) => tx.refunds.notePendingAtBank(refund.id, marker, deps.clock.nowMs()));
     }
     return refund.method === "void" ? await bank.void(input) : await bank.refund(input);
   } catch (error) {

@@ -29,11 +29,9 @@ export async function createRefund(
   endpoint: RefundEndpoint,
   body: RefundBody,
 ): Promise<RefundRow> {
-  const reserved = await deps.store.write(
-    async (tx) => await reserveRefund(tx, deps, partner, paymentCode, endpoint, body, deps.clock.nowMs()),
-  );
+  const reserved = await deps.store.write((tx) => reserveRefund(tx, deps, partner, paymentCode, endpoint, body, deps.clock.nowMs()));
   const result = await sendToBank(deps, reserved.refund, reserved.captureReference);
-  return deps.store.write(async (tx) => await recordRefundResult(tx, deps, reserved.refund.id, result, deps.clock.nowMs()));
+  return deps.store.write((tx) => recordRefundResult(tx, deps, reserved.refund.id, result, deps.clock.nowMs()));
 }
 
 /** The first unit: steps 2-9 of the precedence in rules.ts, then the pending row. */

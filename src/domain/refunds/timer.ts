@@ -22,7 +22,7 @@ export const refundCheckTimer: TimerModule = {
       return;
     }
     const result = await askAgain(deps, refund, captureReference);
-    await deps.store.write(async (tx) => await recordRefundResult(tx, deps, refundId, result, deps.clock.nowMs()));
+    await deps.store.write((tx) => recordRefundResult(tx, deps, refundId, result, deps.clock.nowMs()));
   },
   pending: async (deps) => (await deps.store.q.refunds.allPending()).map((r) => ({ key: r.id, dueAtMs: r.updatedAtMs })),
 };

@@ -26,12 +26,12 @@ export async function runDayEnd(deps: Deps, endedDay: string): Promise<DayEndRep
   const runDay = runDayOf(endedDay);
   const cutoffMs = dayEndDueAtMs(endedDay);
   invariant(deps.clock.nowMs() >= cutoffMs, `the day end of ${endedDay} is not due before ${runDay}`);
-  const closed = await deps.store.write(async (tx) => await closeDay(tx, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
+  const closed = await deps.store.write((tx) => closeDay(tx, endedDay, runDay, cutoffMs, deps.clock.nowMs()));
   if (closed === null) return { day: endedDay, ran: false, settled: 0, batches: [] };
   const batchIds: string[] = [];
   for (const partnerId of closed.partners) {
     try {
-      const id = await deps.store.write(async (tx) => await formBatch(tx, deps, partnerId, runDay, cutoffMs, deps.clock.nowMs()));
+      const id = await deps.store.write((tx) => formBatch(tx, deps, partnerId, runDay, cutoffMs, deps.clock.nowMs()));
       if (id !== null) batchIds.push(id);
     } catch (error) {
       deps.log.error("day end: payout batch failed; its items stay due for the next day end", { partnerId, day: endedDay, error });

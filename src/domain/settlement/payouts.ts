@@ -85,7 +85,7 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
     deps.timers.schedule(PAYOUT_TIMER, batchId, deps.clock.nowMs() + BANK_RETRY_MS);
     return batch;
   }
-  return deps.store.write(async (tx) => await recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
+  return deps.store.write((tx) => recordPayout(tx, deps, batch, result, deps.clock.nowMs()));
 }
 
 /** What recording a payout answer needs: the outbox (ids, timers) and the log; the CLI has these too. */

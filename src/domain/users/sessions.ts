@@ -36,11 +36,11 @@ export async function login(deps: Deps, input: LoginInput): Promise<{ sessionId:
   const audit = (outcome: string) => ({ action: "login", target: null, outcome, ip: input.ip });
   if (!user) fail("unauthorized", WRONG);
   if (user.status !== "active") {
-    await deps.store.write(async (tx) => await recordAudit(tx, user, audit("unauthorized"), nowMs));
+    await deps.store.write((tx) => recordAudit(tx, user, audit("unauthorized"), nowMs));
     fail("unauthorized", WRONG);
   }
   if (user.lockedUntilMs !== null && user.lockedUntilMs > nowMs) {
-    await deps.store.write(async (tx) => await recordAudit(tx, user, audit("forbidden"), nowMs));
+    await deps.store.write((tx) => recordAudit(tx, user, audit("forbidden"), nowMs));
     fail("forbidden", "this account is locked for 15 minutes after 5 failed logins");
   }
   if (!(await verifyPassword(input.password, user.passwordHash))) {
@@ -78,21 +78,21 @@ export async function resumeSession(deps: Deps, sessionId: Sensitive<string>): P
   const user = await deps.store.q.panelUsers.get(row.userId);
   const expired = nowMs - row.lastSeenAtMs >= PANEL_SESSION_IDLE_MS || nowMs - row.createdAtMs >= PANEL_SESSION_ABSOLUTE_MS;
   if (expired || !user || user.status !== "active") {
-    await deps.store.write(async (tx) => await tx.panelSessions.remove(idHash));
+    await deps.store.write((tx) => tx.panelSessions.remove(idHash));
     return null;
   }
-  if (nowMs - row.lastSeenAtMs >= PANEL_TOUCH_EVERY_MS) await deps.store.write(async (tx) => await tx.panelSessions.touch(idHash, nowMs));
+  if (nowMs - row.lastSeenAtMs >= PANEL_TOUCH_EVERY_MS) await deps.store.write((tx) => tx.panelSessions.touch(idHash, nowMs));
   return { user, idHash, csrfToken: row.csrfToken };
 }
 
 /** Ends the session server-side: the cookie, if kept or stolen, opens nothing afterwards. */
 export async function logout(deps: Deps, session: PanelSession): Promise<void> {
-  await deps.store.write(async (tx) => await tx.panelSessions.remove(session.idHash));
+  await deps.store.write((tx) => tx.panelSessions.remove(session.idHash));
 }
 
 async function logoutById(deps: Deps, sessionId: Sensitive<string>): Promise<void> {
   const idHash = hashSessionId(sessionId);
-  if (await deps.store.q.panelSessions.get(idHash)) await deps.store.write(async (tx) => await tx.panelSessions.remove(idHash));
+  if (await deps.store.q.panelSessions.get(idHash)) await deps.store.write((tx) => tx.panelSessions.remove(idHash));
 }
 
 /** Every panel POST carries the session's token (403 without it or with another session's). */

@@ -70,7 +70,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     if (!row || row.status !== "pending") return;
     if (row.nextAttemptAtMs !== null && startedAtMs < row.nextAttemptAtMs) return;
     if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
-      const dropped = await deps.store.write(async (tx) => await tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
+      const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
       if (dropped) deps.log.info("webhook dropped", { deliveryId: id, reason: "24 h window passed before the attempt" });
       return;
     }

@@ -4,9 +4,11 @@ import type { Db } from "./db";
 // PSP) served from memory while nothing changed them (issue 17). Exact, never time-based: the
 // `catalog_version` row is bumped by triggers in the very transaction that changes those tables,
 // whoever writes (this server, the CLI, another process), so each cached read first compares one
-// integer with the version the cache was filled at: outside units of work once per synchronous run
-// of code (a request's auth reads its key and partner together), inside a unit at every read (the
-// unit may have just changed the catalog itself). A unit that changed the catalog and then
+// integer with the version the cache was filled at: outside units of work once per macrotask (a
+// request's auth reads its key and partner in one; since units became async, a request's reads
+// span many microtasks, and comparing once per microtask cost a statement per read), inside a unit
+// at every read (the unit may have just changed the catalog itself), and again after every unit
+// (`inUnit(false)`), so a read that follows a commit in the same macrotask compares anew. A unit that changed the catalog and then
 // rolled back could restore an old version number over newer cached rows, so the store empties
 // the caches on every rollback (`reset`).
 
@@ -24,7 +26,7 @@ export type CatalogCache = {
 export function catalogCache(db: Db): CatalogCache {
   const maps: Map<string, unknown>[] = [];
   let filledAt = -1;
-  // True while the current synchronous run has compared the version; a microtask clears it.
+  // True while the current macrotask has compared the version; the next one clears it.
   let checked = false;
   let strict = false;
   const stale = (): void => {
@@ -36,7 +38,7 @@ export function catalogCache(db: Db): CatalogCache {
   };
   const current = (): void => {
     if (checked && !strict) return;
-    if (!checked) queueMicrotask(stale);
+    if (!checked) setImmediate(stale);
     checked = true;
     const version = db.prepare("SELECT version FROM catalog_version WHERE id = 1").get<{ version: number }>()?.version ?? -1;
     if (version !== filledAt) {

@@ -119,7 +119,7 @@ function createStore(db: Db, box: SecretBox, log: Log): SqliteStore {
       // As at the first seal: what the old key sealed is zeroed when freed and leaves the WAL.
       db.exec("PRAGMA secure_delete = ON");
       try {
-        return await this.write(async (tx) => await tx.secrets.reseal(box, secretBox(next)));
+        return await this.write((tx) => tx.secrets.reseal(box, secretBox(next)));
       } finally {
         db.exec("PRAGMA secure_delete = OFF");
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
