@@ -96,14 +96,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     );
   }
   for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
-  await timers.rebuild(
-    TIMER_MODULES.map(
-      (m) =>
-        async function* () {
-          for await (const t of await m.pending(deps)) yield { kind: m.kind, ...t };
-        },
-    ),
-  );
+  await timers.rebuild(TIMER_MODULES.map((m) => ({ kind: m.kind, pending: () => m.pending(deps) })));
   // product 18: the merchant panel sits beside the other pages, on the same pipeline.
   // product 17: the sandbox also plays an EST bank (terminal T-3001's connection points here).
   const estSim =

@@ -5,7 +5,7 @@ import { paymentExpiryTimer } from "./domain/payments/expiry";
 import { refundCheckTimer } from "./domain/refunds/timer";
 import { dayendTimer, payoutTimer } from "./domain/settlement/timers";
 import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
-import type { TimerHandler } from "./timers";
+import type { TimerHandler, TimerSource } from "./timers";
 
 /**
  * Each kind of timer: its handler and where its pending instances live in the database (the
@@ -14,12 +14,7 @@ import type { TimerHandler } from "./timers";
 export type TimerModule = {
   kind: string;
   handler(deps: Deps): TimerHandler;
-  pending(
-    deps: Deps,
-  ):
-    | AsyncIterable<{ key: string; dueAtMs: number }>
-    | Promise<Iterable<{ key: string; dueAtMs: number }>>
-    | Iterable<{ key: string; dueAtMs: number }>;
+  pending(deps: Deps): ReturnType<TimerSource["pending"]>;
 };
 
 export const TIMER_MODULES: TimerModule[] = [

@@ -8,9 +8,15 @@ import { TimerHeap } from "./timer-heap";
  * every handler re-checks its row, so a stale or duplicate timer does nothing (at-least-once).
  */
 export type TimerHandler = (key: string, dueAtMs: number) => Promise<void>;
-export type TimerSource = () =>
-  | AsyncIterable<{ kind: string; key: string; dueAtMs: number }>
-  | Iterable<{ kind: string; key: string; dueAtMs: number }>;
+export type PendingTimer = { key: string; dueAtMs: number };
+/**
+ * Where one kind's pending timers live: an array read at once, or (the webhook outbox) pages read
+ * one after another. Kept apart from the rows so a million rows cost no object or promise each.
+ */
+export type TimerSource = {
+  kind: string;
+  pending(): Iterable<PendingTimer> | Promise<Iterable<PendingTimer>> | AsyncIterable<PendingTimer>;
+};
 export type TimerErrorSink = (kind: string, key: string, error: unknown) => void;
 
 const HEARTBEAT_MS = 1_000;
@@ -79,7 +85,11 @@ export class Timers {
 
   /** Loads every pending timer from the database (start-up). */
   async rebuild(sources: TimerSource[]): Promise<void> {
-    for (const source of sources) for await (const t of source()) this.schedule(t.kind, t.key, t.dueAtMs);
+    for (const { kind, pending } of sources) {
+      const timers = await pending();
+      if (Symbol.asyncIterator in timers) for await (const t of timers) this.schedule(kind, t.key, t.dueAtMs);
+      else for (const t of timers) this.schedule(kind, t.key, t.dueAtMs);
+    }
   }
 
   /**

@@ -67,7 +67,10 @@ describe("issue 2 timer wheel", () => {
 
   it("rebuilds from database sources", async () => {
     const t = new Timers(new ManualClock(0), noErrors);
-    await t.rebuild([() => [{ kind: "a", key: "1", dueAtMs: 5 }], () => [{ kind: "b", key: "2", dueAtMs: 3 }]]);
+    await t.rebuild([
+      { kind: "a", pending: () => [{ key: "1", dueAtMs: 5 }] },
+      { kind: "b", pending: async () => [{ key: "2", dueAtMs: 3 }] },
+    ]);
     expect(t.size).toBe(2);
     expect(t.takeDue(10).map((x) => x.kind)).toEqual(["b", "a"]);
   });
