@@ -158,6 +158,36 @@ async function measure(rows: Row[], ctx: s.RunContext, base: Base | null, quiet:
   return { results, baseResults };
 }
 
+/** The better of two runs of one scenario: the higher rate, or (start-up) the shorter time. */
+function better(row: Row, a: Figure, b: Figure): Figure {
+  if (row.kind === "rps") return (b.rps ?? 0) > (a.rps ?? 0) ? b : a;
+  return (b.seconds ?? Number.POSITIVE_INFINITY) < (a.seconds ?? Number.POSITIVE_INFINITY) ? b : a;
+}
+
+/**
+ * One run per binary varies by about ±10% on a shared VM (measured: the same two binaries gave
+ * webhook deliveries 1.08x, then 0.89x), as much as the margin being checked. So a figure that
+ * misses is measured once more on both binaries, the base first this time, and each side keeps its
+ * better run: a real regression still misses, a noisy run no longer decides.
+ */
+async function remeasureMisses(rows: Row[], ctx: s.RunContext, base: Base, quiet: { ms: number }, m: Measured): Promise<string[]> {
+  const missed = rows.filter((row) => row.kasa && m.results[row.id] && compare([row], m.results, m.baseResults, base).misses.length > 0);
+  for (const row of missed) {
+    const before = m.baseResults[row.id];
+    if (before === undefined || "error" in before) continue;
+    await waitForQuiet(quiet);
+    process.stderr.write(`[bench] ${row.id} again, on the base first\n`);
+    m.baseResults[row.id] = better(row, before, await row.run({ ...ctx, binary: base.binary }));
+    await waitForQuiet(quiet);
+    const again = await row.run(ctx);
+    const current = m.results[row.id]!;
+    m.results[row.id] = { ...current, ...better(row, current, again) };
+  }
+  return missed.map((r) => r.label);
+}
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
 /** The main table, unchanged by the base comparison: each figure over the ceiling beside it. */
 function mainTable(results: Record<string, Result>): string[] {
   const ceilingOf = { http: "ceiling-http", naive: "ceiling-naive", scan: "startup-scan", create: "create-payment" } as const;
@@ -190,7 +220,10 @@ async function main(): Promise<void> {
   const limitsFile = raisedLimitsFile(dir, BUDGET_NAMES);
   const ctx: s.RunContext = { dir, limitsFile, sizes: o.sizes, nowMs: Date.now(), binary: resolve("dist/kasa") };
   const selected = ROWS.filter((r) => o.only === null || o.only.includes(r.id) || r.against === null);
-  const { results, baseResults } = await measure(selected, ctx, base, { ms: o.smoke ? 0 : 60_000 });
+  const quiet = { ms: o.smoke ? 0 : 60_000 };
+  const measured = await measure(selected, ctx, base, quiet);
+  const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
+  const { results, baseResults } = measured;
   const lines = mainTable(results);
   let comparison: ReturnType<typeof compare> | null = null;
   if (base === null) {
@@ -202,7 +235,8 @@ async function main(): Promise<void> {
       baseResults,
       base,
     );
-    lines.push("", ...comparison.table, "", comparison.verdict);
+    const again = remeasured.length === 0 ? [] : [`(measured twice on both binaries, better run kept: ${remeasured.join(", ")})`];
+    lines.push("", ...comparison.table, ...again, "", comparison.verdict);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
   const baseJson = base === null ? null : { ...base, results: baseResults, misses: comparison?.misses, verdict: comparison?.verdict };
