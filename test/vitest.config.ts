@@ -38,6 +38,18 @@ export default defineConfig({
         extends: true,
         test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 },
       },
+      {
+        // The PostgreSQL store (issue 23): one throw-away cluster for the run (its global setup
+        // starts it, installing Debian's postgresql first on a machine without it), a database per test.
+        extends: true,
+        test: {
+          name: "pg",
+          include: ["test/pg/**/*.test.ts"],
+          globalSetup: ["test/pg/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

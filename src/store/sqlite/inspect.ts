@@ -23,6 +23,33 @@ export function schemaOf(store: Opened): Array<{ type: string; name: string; tbl
     .all();
 }
 
+/** One column of a kasa table as SQLite declares it; `pk` is the 1-based place in the primary key, 0 outside it. */
+export type TableColumn = { table: string; column: string; type: string; notNull: boolean; pk: number };
+
+/** Every column of every kasa table, in table then column order: what the PostgreSQL schema is compared with (product 22). */
+export function tableColumns(store: Opened): TableColumn[] {
+  return store.db
+    .prepare(
+      `SELECT m.name AS "table", c.name AS "column", c.type AS type, c."notnull" AS "notNull", c.pk AS pk
+       FROM sqlite_master AS m, pragma_table_info(m.name) AS c
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, c.cid`,
+    )
+    .all<Omit<TableColumn, "notNull"> & { notNull: number }>()
+    .map((c) => ({ ...c, notNull: c.notNull === 1 }));
+}
+
+/** The indexes kasa created by name (not the automatic ones behind PRIMARY KEY and UNIQUE), with what makes them differ. */
+export function tableIndexes(store: Opened): Array<{ table: string; name: string; unique: boolean; partial: boolean }> {
+  return store.db
+    .prepare(
+      `SELECT m.name AS "table", i.name AS name, i."unique" AS "unique", i.partial AS partial
+       FROM sqlite_master AS m, pragma_index_list(m.name) AS i
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND i.origin = 'c' ORDER BY i.name`,
+    )
+    .all<{ table: string; name: string; unique: number; partial: number }>()
+    .map((i) => ({ ...i, unique: i.unique === 1, partial: i.partial === 1 }));
+}
+
 /**
  * Where an index's root page lies in the file (1-based page number and page size), after folding
  * the WAL into the file so the bytes there are the index's: how a test damages it as a torn write would.

@@ -1,0 +1,71 @@
+import type { Sql } from "postgres";
+import schemaSql from "./schema.sql" with { type: "text" };
+
+// What the tests look at in a PostgreSQL database, beside the store (issue 18: no SQL outside
+// src/store/, tests included): the catalog as PostgreSQL reports it, and the cluster-level
+// statements a test needs to get a database of its own. The SQLite counterpart is
+// src/store/sqlite/inspect.ts; these answer in the same shapes so a test can compare the two.
+
+/** One column of a kasa table; `pk` is the 1-based place in the primary key, 0 outside it (as SQLite's table_info). */
+export type PgTableColumn = { table: string; column: string; type: string; notNull: boolean; pk: number };
+
+/**
+ * Runs src/store/postgres/schema.sql as it stands, in one transaction. The simple protocol is what
+ * takes many statements in one message; the file is idempotent, so a second run changes nothing.
+ */
+export async function applySchema(sql: Sql): Promise<void> {
+  await sql.begin((tx) => tx.unsafe(schemaSql).simple());
+}
+
+/** Every column of every table in the current schema, in table then column order. */
+export async function tableColumns(sql: Sql): Promise<PgTableColumn[]> {
+  const rows = await sql<Array<{ table: string; column: string; type: string; nullable: string; pk: number | null }>>`
+    SELECT c.table_name AS table, c.column_name AS column, c.data_type AS type, c.is_nullable AS nullable,
+      (SELECT k.ordinal_position FROM information_schema.table_constraints AS t
+         JOIN information_schema.key_column_usage AS k
+           ON k.constraint_schema = t.constraint_schema AND k.constraint_name = t.constraint_name
+        WHERE t.constraint_type = 'PRIMARY KEY' AND t.table_schema = c.table_schema AND t.table_name = c.table_name
+          AND k.column_name = c.column_name) AS pk
+    FROM information_schema.columns AS c
+    JOIN information_schema.tables AS t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+    WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+    ORDER BY c.table_name, c.ordinal_position`;
+  return rows.map((r) => ({ table: r.table, column: r.column, type: r.type, notNull: r.nullable === "NO", pk: r.pk ?? 0 }));
+}
+
+/** An index by its name, on its table, and what makes indexes differ beyond their columns. */
+export type PgIndex = { table: string; name: string; unique: boolean; partial: boolean };
+
+/**
+ * The indexes created by name: those behind a PRIMARY KEY or UNIQUE constraint are left out, as
+ * SQLite leaves out its automatic ones.
+ */
+export async function tableIndexes(sql: Sql): Promise<PgIndex[]> {
+  const rows = await sql<PgIndex[]>`
+    SELECT t.relname AS table, i.relname AS name, x.indisunique AS unique, x.indpred IS NOT NULL AS partial
+    FROM pg_index AS x
+    JOIN pg_class AS i ON i.oid = x.indexrelid
+    JOIN pg_class AS t ON t.oid = x.indrelid
+    WHERE t.relnamespace = to_regnamespace(current_schema())::oid
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint AS c WHERE c.conindid = x.indexrelid)
+    ORDER BY i.relname`;
+  return [...rows];
+}
+
+/** The triggers kasa created (not the internal ones that enforce foreign keys), by name. */
+export async function triggerNames(sql: Sql): Promise<string[]> {
+  const rows = await sql<Array<{ name: string }>>`
+    SELECT g.tgname AS name FROM pg_trigger AS g JOIN pg_class AS t ON t.oid = g.tgrelid
+    WHERE t.relnamespace = to_regnamespace(current_schema())::oid AND NOT g.tgisinternal ORDER BY g.tgname`;
+  return rows.map((r) => r.name);
+}
+
+/** Makes an empty database on the cluster `sql` is connected to: how each test gets one of its own. */
+export async function createDatabase(sql: Sql, name: string): Promise<void> {
+  await sql`CREATE DATABASE ${sql(name)}`;
+}
+
+/** Drops a test's database, ending any connection the test left open to it (PostgreSQL 13's FORCE). */
+export async function dropDatabase(sql: Sql, name: string): Promise<void> {
+  await sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`;
+}

@@ -1,0 +1,452 @@
+-- kasa on PostgreSQL 15 (issue 23, product 22): the translation of the repository's schema.sql,
+-- which stays the single source of truth. test/pg/schema-parity.test.ts keeps the two in step: the
+-- same tables, column names, NOT NULLs, primary keys, index names and trigger names, and the type
+-- of every column by the rule below. A change to schema.sql without this file fails that test.
+--
+-- What differs, and why:
+-- * INTEGER becomes bigint: times are epoch milliseconds and amounts kuruş, both past int4.
+-- * The 0/1 flags (the columns schema.sql guards with `CHECK (x IN (0, 1))`) become boolean, and the
+--   CHECK goes: PostgreSQL has the type. Flags without that CHECK (payments.three_d_started,
+--   payment_attempts.counted) keep their numbers, as in SQLite.
+-- * REAL becomes double precision, TEXT text (JSON lists stay text: the bytes are what kasa wrote).
+-- * WITHOUT ROWID has no meaning here; panel_audit's AUTOINCREMENT key becomes an identity column.
+-- * A PostgreSQL trigger runs a function: each SQLite trigger keeps its name and its WHEN, and its
+--   body moves to a PL/pgSQL function (kasa_*), shared where the bodies are the same.
+-- * Sums that SQLite would silently turn into REAL past 2^63 are computed in numeric before the
+--   same ±2^62 clamp, so a huge amount clamps here too instead of failing with "bigint out of range".
+--
+-- Every statement is idempotent (IF NOT EXISTS, OR REPLACE, ON CONFLICT DO NOTHING): applying the
+-- file to an up-to-date database changes nothing. It holds no BEGIN/COMMIT so the caller runs it in
+-- its own transaction, under an advisory lock when several instances may start at once (two
+-- concurrent CREATE TABLE IF NOT EXISTS of one name can still collide in the catalog).
+
+CREATE TABLE IF NOT EXISTS meta (
+  key   text PRIMARY KEY,
+  value text NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS psps (
+  id     text PRIMARY KEY,
+  active boolean NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS connections (
+  id              text PRIMARY KEY,
+  psp_id          text NOT NULL REFERENCES psps(id),
+  bank            text NOT NULL,
+  active          boolean NOT NULL,
+  accepts_foreign boolean NOT NULL,
+  accepts_debit   boolean NOT NULL,
+  per_tx_max      bigint,
+  daily_max       bigint,
+  weekly_max      bigint,
+  monthly_max     bigint,
+  window_minutes  bigint,
+  window_max      bigint,
+  bank_config     text     -- JSON settings of a non-sim bank (product 17 `est` object)
+);
+
+CREATE TABLE IF NOT EXISTS partners (
+  id                     text PRIMARY KEY,
+  name                   text NOT NULL,
+  status                 text NOT NULL CHECK (status IN ('active', 'suspended', 'closed')),
+  allowed_redirect_hosts text,               -- JSON array of lower-case hosts, NULL = no list
+  amount_min             bigint,
+  amount_max             bigint,
+  card_attempt_limit     bigint NOT NULL DEFAULT 3,
+  installment_cap        bigint,
+  webhook_url            text,
+  webhook_secret         text,
+  rate_limit_multiplier  double precision NOT NULL DEFAULT 1,
+  payout_account         text,
+  link_seq               bigint NOT NULL DEFAULT 0,  -- last partnerReference issued
+  created_at_ms          bigint NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS api_keys (
+  id            text PRIMARY KEY,
+  partner_id    text NOT NULL REFERENCES partners(id),
+  key_hash      text NOT NULL UNIQUE,          -- hex SHA-256 of the whole key; the key itself is never stored
+  key_hint      text NOT NULL,                 -- "kasa_sk_…abcd" for listings
+  created_at_ms bigint NOT NULL,
+  revoked_at_ms bigint
+);
+CREATE INDEX IF NOT EXISTS api_keys_partner ON api_keys(partner_id);
+
+CREATE TABLE IF NOT EXISTS terminals (
+  id                    text PRIMARY KEY,
+  partner_id            text NOT NULL REFERENCES partners(id),
+  connection_id         text NOT NULL REFERENCES connections(id),
+  active                boolean NOT NULL,
+  commission_basis      text NOT NULL CHECK (commission_basis IN ('gross', 'net')),
+  installments          text NOT NULL,          -- JSON array of counts
+  rates                 text NOT NULL,          -- JSON array of {count, brand, onUs, rateBps, fixedFee}
+  infrastructure        text NOT NULL CHECK (infrastructure IN ('standard', 'extended')),
+  direct_collection     boolean NOT NULL,
+  value_days            bigint NOT NULL DEFAULT 1,
+  value_days_by_count   text,                   -- JSON object count -> days, NULL = none
+  bank                  text,
+  allowed_card_families text                    -- JSON array, NULL = all
+);
+CREATE INDEX IF NOT EXISTS terminals_partner ON terminals(partner_id);
+
+CREATE TABLE IF NOT EXISTS bins (
+  bin          text PRIMARY KEY,
+  brand        text,
+  family       text NOT NULL CHECK (family IN ('credit', 'debit', 'prepaid', 'foreign')),
+  bank         text,
+  installments boolean NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS holds (
+  partner_id text NOT NULL REFERENCES partners(id),
+  reason     text NOT NULL CHECK (reason IN ('admin_hold')),
+  since_ms   bigint NOT NULL,
+  PRIMARY KEY (partner_id, reason)
+);
+
+CREATE TABLE IF NOT EXISTS agreements (
+  partner_id     text NOT NULL REFERENCES partners(id),
+  agreement_code text NOT NULL,
+  version        text NOT NULL,
+  agreement_name text NOT NULL,
+  requirement    text NOT NULL CHECK (requirement IN ('consent', 'wet_signature')),
+  kind           text NOT NULL CHECK (kind IN ('first', 'renewal')),
+  deadline_at_ms bigint,
+  accepted_at_ms bigint,
+  created_at_ms  bigint NOT NULL,
+  PRIMARY KEY (partner_id, agreement_code, version)
+);
+
+CREATE TABLE IF NOT EXISTS payment_links (
+  id                 text PRIMARY KEY,
+  partner_id         text NOT NULL REFERENCES partners(id),
+  token              text NOT NULL UNIQUE,
+  partner_reference  bigint NOT NULL,
+  terminal_id        text NOT NULL REFERENCES terminals(id),
+  status             text NOT NULL CHECK (status IN ('pending', 'launched', 'initiated', 'completed', 'expired', 'failed', 'cancelled')),
+  amount             bigint NOT NULL,
+  share_bps          bigint NOT NULL,
+  description        text,
+  redirect_url       text,
+  allowed_counts     text,            -- JSON array sorted, NULL = no restriction
+  items              text,            -- JSON array, NULL = none sent
+  payer_name         text,
+  attempt_seq        bigint NOT NULL DEFAULT 0,  -- n of the last PL-<id>-<n> payment
+  first_opened_at_ms bigint,
+  last_opened_at_ms  bigint,
+  expires_at_ms      bigint NOT NULL,
+  created_at_ms      bigint NOT NULL,
+  updated_at_ms      bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS links_by_partner ON payment_links(partner_id, created_at_ms DESC, partner_reference DESC);
+CREATE INDEX IF NOT EXISTS links_by_partner_status ON payment_links(partner_id, status, created_at_ms DESC, partner_reference DESC);
+CREATE INDEX IF NOT EXISTS links_open_by_expiry ON payment_links(expires_at_ms)
+  WHERE status IN ('pending', 'launched', 'initiated', 'failed');
+
+CREATE TABLE IF NOT EXISTS payments (
+  code                text PRIMARY KEY,
+  partner_id          text NOT NULL REFERENCES partners(id),
+  terminal_id         text NOT NULL REFERENCES terminals(id),
+  connection_id       text NOT NULL REFERENCES connections(id),
+  partner_tx_code     text NOT NULL,
+  channel             text NOT NULL CHECK (channel IN ('api', 'panel', 'link')),
+  link_id             text REFERENCES payment_links(id),
+  status              text NOT NULL CHECK (status IN ('initiated', 'captured', 'failed', 'expired', 'voided', 'refunded')),
+  amount              bigint NOT NULL,
+  principal           bigint NOT NULL,   -- commission base on net terminals: link base amount or the amount
+  currency            text NOT NULL DEFAULT 'TRY',
+  installment         bigint NOT NULL,
+  description         text,
+  return_url          text,
+  payment_ref         text NOT NULL UNIQUE,
+  three_d_started     bigint NOT NULL DEFAULT 0,  -- 1 once a 3D step began on this ref (crash-safe marker)
+  attempts_counted    bigint NOT NULL DEFAULT 0,
+  masked_pan          text,
+  card_brand          text,
+  card_family         text,
+  card_bank           text,
+  applied_rate_bps    bigint,
+  applied_fixed_fee   bigint,
+  commission_amount   bigint,
+  net_to_partner      bigint,
+  expected_value_date text,
+  bank_reference      text,
+  auth_code           text,
+  refunded_amount     bigint NOT NULL DEFAULT 0,  -- approved refunds and voids
+  settled_day         text,               -- Istanbul date of the day end that settled it
+  payout_batch_id     text,
+  captured_at_ms      bigint,
+  expires_at_ms       bigint NOT NULL,   -- end of the 3D window
+  created_at_ms       bigint NOT NULL,
+  updated_at_ms       bigint NOT NULL
+);
+-- The backstop of 4.5 idempotency: one active payment per partner and code.
+CREATE UNIQUE INDEX IF NOT EXISTS payments_active_tx_code ON payments(partner_id, partner_tx_code)
+  WHERE status NOT IN ('failed', 'expired');
+CREATE INDEX IF NOT EXISTS payments_by_tx_code ON payments(partner_id, partner_tx_code, created_at_ms DESC);
+CREATE INDEX IF NOT EXISTS payments_initiated_by_expiry ON payments(expires_at_ms) WHERE status = 'initiated';
+CREATE INDEX IF NOT EXISTS payments_by_connection ON payments(connection_id, created_at_ms);
+CREATE INDEX IF NOT EXISTS payments_unsettled ON payments(captured_at_ms) WHERE settled_day IS NULL AND captured_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payments_by_link ON payments(link_id) WHERE link_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payments_by_partner ON payments(partner_id, created_at_ms DESC);
+
+CREATE TABLE IF NOT EXISTS payment_attempts (
+  id            text PRIMARY KEY,
+  payment_code  text NOT NULL REFERENCES payments(code),
+  status        text NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
+  counted       bigint NOT NULL DEFAULT 0,
+  created_at_ms bigint NOT NULL,
+  updated_at_ms bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
+
+CREATE TABLE IF NOT EXISTS refunds (
+  id                  text PRIMARY KEY,
+  payment_code        text NOT NULL REFERENCES payments(code),
+  partner_id          text NOT NULL REFERENCES partners(id),
+  partner_refund_code text NOT NULL,
+  method              text NOT NULL CHECK (method IN ('void', 'credit')),
+  status              text NOT NULL CHECK (status IN ('pending', 'approved', 'declined')),
+  amount              bigint NOT NULL,
+  proc_return_code    text,
+  auth_code           text,
+  err_msg             text,
+  bank_reference      text,
+  payout_batch_id     text,
+  created_at_ms       bigint NOT NULL,
+  updated_at_ms       bigint NOT NULL,
+  UNIQUE (partner_id, partner_refund_code)
+);
+-- A pending refund blocks new ones on the payment (product 9); the index makes it a fact.
+CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
+-- Approved credit refunds a day end has not netted yet, and the refunds of a payout batch.
+CREATE INDEX IF NOT EXISTS refunds_payout_due ON refunds(partner_id, updated_at_ms)
+  WHERE method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL;
+CREATE INDEX IF NOT EXISTS refunds_by_payout_batch ON refunds(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS dayends (
+  day       text PRIMARY KEY,     -- Istanbul date that ended
+  ran_at_ms bigint NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS payout_batches (
+  id            text PRIMARY KEY,
+  partner_id    text NOT NULL REFERENCES partners(id),
+  day           text NOT NULL,
+  amount        bigint NOT NULL,
+  status        text NOT NULL CHECK (status IN ('pending', 'paid_out', 'failed')),
+  created_at_ms bigint NOT NULL,
+  updated_at_ms bigint NOT NULL,
+  reference     text,   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`)
+  UNIQUE (partner_id, day)
+);
+-- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
+CREATE INDEX IF NOT EXISTS payments_payout_due ON payments(partner_id, expected_value_date)
+  WHERE settled_day IS NOT NULL AND payout_batch_id IS NULL;
+CREATE INDEX IF NOT EXISTS payments_by_payout_batch ON payments(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payout_batches_pending ON payout_batches(created_at_ms) WHERE status = 'pending';
+
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id                  text PRIMARY KEY,
+  partner_id          text NOT NULL REFERENCES partners(id),
+  type                text NOT NULL,
+  body                text NOT NULL,     -- the exact bytes signed and sent on every attempt
+  occurred_at_ms      bigint NOT NULL,
+  status              text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
+  attempts            bigint NOT NULL DEFAULT 0,
+  next_attempt_at_ms  bigint,
+  first_attempt_at_ms bigint,
+  created_at_ms       bigint NOT NULL,
+  updated_at_ms       bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deliveries_due ON webhook_deliveries(next_attempt_at_ms) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS deliveries_by_partner ON webhook_deliveries(partner_id, created_at_ms DESC);
+
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+  delivery_id   text NOT NULL REFERENCES webhook_deliveries(id),
+  n             bigint NOT NULL,
+  started_at_ms bigint NOT NULL,
+  http_status   bigint,
+  latency_ms    bigint,
+  outcome       text NOT NULL CHECK (outcome IN ('delivered', 'permanent', 'retry')),
+  error         text,
+  PRIMARY KEY (delivery_id, n)
+);
+
+-- Running totals behind the product 4 connection limits (issue 17); see schema.sql for the units.
+-- Kept by the triggers below, in the transaction of every insert and status change of a payment.
+CREATE TABLE IF NOT EXISTS connection_usage (
+  connection_id text NOT NULL,
+  unit          text NOT NULL CHECK (unit IN ('s', 'm', 'h', 'd', 'w', 'mo')),
+  key           bigint NOT NULL,
+  amount        bigint NOT NULL,
+  PRIMARY KEY (connection_id, unit, key)
+);
+
+-- The six buckets a payment created at `ms` falls in: the same numbers as schema.sql's triggers.
+-- bigint / bigint truncates toward zero as SQLite's integer division does. The month is read off
+-- the UTC calendar of Istanbul wall time (UTC+3, no DST since 2016), as strftime does there.
+CREATE OR REPLACE FUNCTION kasa_usage_keys(ms bigint) RETURNS TABLE (unit text, key bigint)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT * FROM (VALUES
+    ('s', ms / 1000),
+    ('m', ms / 60000),
+    ('h', ms / 3600000),
+    ('d', (ms + 10800000) / 86400000),
+    ('w', ((ms + 10800000) / 86400000 + 3) / 7),
+    ('mo', EXTRACT(YEAR FROM (to_timestamp((ms + 10800000) / 1000) AT TIME ZONE 'UTC'))::bigint * 12
+      + EXTRACT(MONTH FROM (to_timestamp((ms + 10800000) / 1000) AT TIME ZONE 'UTC'))::bigint - 1)
+  ) AS k (unit, key)
+$$;
+
+-- Adds `delta` to a payment's six buckets, clamped to ±2^62 as in SQLite: no sum can overflow, and
+-- any total past 2^53 is over every limit anyway.
+CREATE OR REPLACE FUNCTION kasa_add_usage(conn text, created_ms bigint, delta bigint) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO connection_usage AS u (connection_id, unit, key, amount)
+  SELECT conn, k.unit, k.key, delta FROM kasa_usage_keys(created_ms) AS k
+  ON CONFLICT (connection_id, unit, key)
+  DO UPDATE SET amount = GREATEST(LEAST(u.amount::numeric + EXCLUDED.amount, 4611686018427387904), -4611686018427387904)::bigint
+$$;
+
+CREATE OR REPLACE FUNCTION kasa_payments_usage_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM kasa_add_usage(NEW.connection_id, NEW.created_at_ms, NEW.amount);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER payments_usage_insert AFTER INSERT ON payments
+FOR EACH ROW WHEN (NEW.status IN ('initiated', 'captured'))
+EXECUTE FUNCTION kasa_payments_usage_insert();
+
+-- A status change that enters or leaves the counted states adds or takes back the amount.
+CREATE OR REPLACE FUNCTION kasa_payments_usage_status() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM kasa_add_usage(NEW.connection_id, NEW.created_at_ms,
+    CASE WHEN NEW.status IN ('initiated', 'captured') THEN NEW.amount ELSE -NEW.amount END);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER payments_usage_status AFTER UPDATE OF status ON payments
+FOR EACH ROW WHEN ((OLD.status IN ('initiated', 'captured')) <> (NEW.status IN ('initiated', 'captured')))
+EXECUTE FUNCTION kasa_payments_usage_status();
+
+-- The counter the request caches compare with (issue 17); see schema.sql. Row-level triggers as in
+-- SQLite: one bump per changed row. The bump locks the one row until commit, so transactions that
+-- change the catalog take turns, as every writer does in SQLite.
+CREATE TABLE IF NOT EXISTS catalog_version (
+  id      bigint PRIMARY KEY CHECK (id = 1),
+  version bigint NOT NULL
+);
+INSERT INTO catalog_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE OR REPLACE FUNCTION kasa_bump_catalog_version() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE catalog_version SET version = version + 1 WHERE id = 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER psps_catalog_insert AFTER INSERT ON psps FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER psps_catalog_update AFTER UPDATE ON psps FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER psps_catalog_delete AFTER DELETE ON psps FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER connections_catalog_insert AFTER INSERT ON connections FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER connections_catalog_update AFTER UPDATE ON connections FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER connections_catalog_delete AFTER DELETE ON connections FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER terminals_catalog_insert AFTER INSERT ON terminals FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER terminals_catalog_update AFTER UPDATE ON terminals FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER terminals_catalog_delete AFTER DELETE ON terminals FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER api_keys_catalog_insert AFTER INSERT ON api_keys FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER api_keys_catalog_update AFTER UPDATE ON api_keys FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER api_keys_catalog_delete AFTER DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER partners_catalog_insert AFTER INSERT ON partners FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+-- `link_seq` counts the partner's links and is not cached: a change of it alone bumps nothing.
+CREATE OR REPLACE TRIGGER partners_catalog_update AFTER UPDATE ON partners
+FOR EACH ROW WHEN (NEW.link_seq IS NOT DISTINCT FROM OLD.link_seq) EXECUTE FUNCTION kasa_bump_catalog_version();
+CREATE OR REPLACE TRIGGER partners_catalog_delete AFTER DELETE ON partners FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
+
+-- `kasa webhooks tail` (issue 22) follows new deliveries and attempts by these, never by a scan.
+CREATE INDEX IF NOT EXISTS deliveries_by_created ON webhook_deliveries(created_at_ms, id);
+CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);
+-- The merchant panel (product 18): users of one partner each, server-side sessions (only the
+-- SHA-256 of the cookie's id is stored), and the audit log of every panel action and login.
+CREATE TABLE IF NOT EXISTS panel_users (
+  id              text PRIMARY KEY,
+  partner_id      text NOT NULL REFERENCES partners(id),
+  email           text NOT NULL UNIQUE,           -- stored lower-case: one account per address
+  role            text NOT NULL CHECK (role IN ('viewer', 'staff', 'admin')),
+  password_hash   text NOT NULL,                  -- PHC string: $argon2id$ (Bun) or $scrypt$ (Node)
+  status          text NOT NULL CHECK (status IN ('active', 'disabled')),
+  failed_logins   bigint NOT NULL DEFAULT 0,
+  locked_until_ms bigint,
+  created_at_ms   bigint NOT NULL,
+  updated_at_ms   bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_users_by_partner ON panel_users(partner_id, email);
+
+CREATE TABLE IF NOT EXISTS panel_sessions (
+  id_hash         text PRIMARY KEY,
+  user_id         text NOT NULL REFERENCES panel_users(id),
+  csrf_token      text NOT NULL,
+  created_at_ms   bigint NOT NULL,
+  last_seen_at_ms bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_sessions_by_user ON panel_sessions(user_id);
+
+-- AUTOINCREMENT never reuses a number; an identity's sequence never does either. Unlike SQLite's,
+-- a sequence is not rolled back, so a failed insert leaves a gap (readers page by `seq <`, gaps are fine).
+CREATE TABLE IF NOT EXISTS panel_audit (
+  seq        bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+  partner_id text NOT NULL,
+  at_ms      bigint NOT NULL,
+  user_id    text,                                 -- null: a login attempt for an unknown address
+  email      text NOT NULL,
+  action     text NOT NULL,
+  target     text,
+  outcome    text NOT NULL,                        -- "ok" or the catalog code of the refusal
+  ip         text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_audit_by_partner ON panel_audit(partner_id, seq DESC);
+
+-- Issue 16 (product 17): the bank side of a card attempt; one capture request per attempt, ever.
+CREATE TABLE IF NOT EXISTS bank_auths (
+  attempt_id text PRIMARY KEY REFERENCES payment_attempts(id),
+  sent_at_ms bigint NOT NULL
+);
+
+-- Follow-ups of a capture (`resolve`, `void`); due rows are the timer wheel's "capture-check".
+CREATE TABLE IF NOT EXISTS capture_checks (
+  attempt_id     text PRIMARY KEY REFERENCES payment_attempts(id),
+  connection_id  text NOT NULL REFERENCES connections(id),
+  kind           text NOT NULL CHECK (kind IN ('resolve', 'void')),
+  amount         bigint NOT NULL,
+  bank_reference text,
+  tries          bigint NOT NULL DEFAULT 0,
+  due_at_ms      bigint,
+  outcome        text CHECK (outcome IN ('captured', 'failed', 'voided', 'void_declined')),
+  updated_at_ms  bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;
+
+-- Product 19 metrics (issue 20): state changes counted in the transaction of the change, so a unit
+-- that rolls back counts nothing. The trigger names the family and the column whose value is the
+-- label (`status`, or a webhook attempt's `outcome`); one function serves all five.
+CREATE TABLE IF NOT EXISTS metric_counts (
+  family text NOT NULL,
+  label  text NOT NULL,
+  n      bigint NOT NULL,
+  PRIMARY KEY (family, label)
+);
+CREATE OR REPLACE FUNCTION kasa_count_metric() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO metric_counts AS m (family, label, n) VALUES (TG_ARGV[0], to_jsonb(NEW) ->> TG_ARGV[1], 1)
+  ON CONFLICT (family, label) DO UPDATE SET n = m.n + 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER metric_payment_insert AFTER INSERT ON payments
+FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('payment', 'status');
+CREATE OR REPLACE TRIGGER metric_payment_status AFTER UPDATE OF status ON payments
+FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric('payment', 'status');
+CREATE OR REPLACE TRIGGER metric_refund_insert AFTER INSERT ON refunds
+FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('refund', 'status');
+CREATE OR REPLACE TRIGGER metric_refund_status AFTER UPDATE OF status ON refunds
+FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric('refund', 'status');
+CREATE OR REPLACE TRIGGER metric_delivery_attempt AFTER INSERT ON webhook_attempts
+FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('delivery', 'outcome');
