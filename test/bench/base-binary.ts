@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 export type Base = { ref: string; sha: string; short: string; binary: string };
 
 /** Where built base binaries are kept, one per commit; ignored by git (test/bench/.gitignore). */
-const CACHE_DIR = join("test", "bench", ".cache");
+// Under /bench/ (git-ignored, not a source folder), beside the runs and results.json.
+const CACHE_DIR = join("bench", "base-binaries");
 
 function git(args: string[], cwd = process.cwd()): string {
   const r = spawnSync("git", args, { cwd, encoding: "utf8" });
