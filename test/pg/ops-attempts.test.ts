@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bothStores, type Both } from "./differential";
+import { newPayment, type Ops, onBoth, seedWorld, T0 } from "./payments-world";
+
+// Issue 23: the attempts group answers on PostgreSQL as on SQLite.
+
+let both: Both;
+beforeEach(async () => {
+  both = await bothStores();
+  await seedWorld(both);
+});
+afterEach(async () => both.close());
+
+const CODE = newPayment(1).code;
+
+describe("product 22: attempts operations answer on PostgreSQL as on SQLite", () => {
+  it("insert, get, byPayment (creation order, the id breaking ties)", async () => {
+    const steps = async (o: Ops) => {
+      await o.payments.insert(newPayment(1));
+      await o.payments.insert(newPayment(2));
+      await o.attempts.insert({ id: "att_c", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
+      await o.attempts.insert({ id: "att_b", paymentCode: CODE, status: "acs", counted: true, createdAtMs: T0 + 1 });
+      await o.attempts.insert({ id: "att_a", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
+      await o.attempts.insert({ id: "att_z", paymentCode: newPayment(2).code, status: "starting", counted: false, createdAtMs: T0 });
+      return [
+        await o.attempts.get("att_b"),
+        await o.attempts.get("att_missing"),
+        await o.attempts.byPayment(CODE),
+        await o.attempts.byPayment("pay_none"),
+      ];
+    };
+    const { sqlite, pg } = await onBoth(both, steps);
+    expect(pg).toEqual(sqlite);
+    expect(sqlite[0]).toEqual({ id: "att_b", paymentCode: CODE, status: "acs", counted: true, createdAtMs: T0 + 1, updatedAtMs: T0 + 1 });
+    expect((sqlite[2] as { id: string }[]).map((a) => a.id)).toEqual(["att_b", "att_a", "att_c"]);
+  });
+
+  it("move and closeOpen change only attempts in `from`; counted never goes back", async () => {
+    const steps = async (o: Ops) => {
+      await o.payments.insert(newPayment(1));
+      for (const id of ["att_1", "att_2", "att_3"]) {
+        await o.attempts.insert({ id, paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 });
+      }
+      return [
+        await o.attempts.move("att_1", ["starting"], "acs", T0 + 1, true),
+        await o.attempts.move("att_1", ["acs"], "capturing", T0 + 2),
+        await o.attempts.move("att_1", ["acs"], "captured", T0 + 3),
+        await o.attempts.move("att_2", [], "declined", T0 + 4, true),
+        await o.attempts.move("att_2", ["starting"], "declined", T0 + 5),
+        await o.attempts.closeOpen(CODE, ["starting", "acs", "capturing"], "failed", T0 + 6),
+        await o.attempts.closeOpen(CODE, ["starting"], "failed", T0 + 7),
+        await o.attempts.byPayment(CODE),
+      ];
+    };
+    const { sqlite, pg } = await onBoth(both, steps);
+    expect(pg).toEqual(sqlite);
+    expect(sqlite.slice(0, 7)).toEqual([true, true, false, false, true, 2, 0]);
+  });
+});
