@@ -1,0 +1,93 @@
+import type postgres from "postgres";
+import { wallNowMs } from "../../clock";
+import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
+import type { OpenOptions, Store, Unit } from "../store";
+import { connectPg, type Pg } from "./pg";
+import { createPgRepos } from "./pg-repos";
+import schemaSql from "./schema.sql" with { type: "text" };
+
+// kasa on PostgreSQL (product 22): the declared store interface with one transaction per unit of
+// work (READ COMMITTED, no cross-unit batching: several kasa instances share the database, and
+// PostgreSQL's own group commit batches their fsyncs). A unit that checks several rows locks their
+// parent row itself; a duplicate key (two instances creating the same thing at once) re-runs the
+// unit once, which then finds the row and answers as a replay or a 409.
+
+export interface PgStore extends Store {
+  readonly kind: "postgres";
+}
+
+/** Any constant of our own: the advisory lock that serialises schema changes of starting instances. */
+const MIGRATE_LOCK = 0x6b617361;
+const UNIQUE_VIOLATION = "23505";
+
+/** Creates or completes the schema, one instance at a time (two concurrent CREATE TABLE IF NOT EXISTS can collide). */
+export async function migratePg(sql: postgres.Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATE_LOCK})`;
+    await tx.unsafe(schemaSql).simple();
+  });
+}
+
+export async function openPostgresStore(url: string, options: OpenOptions = {}): Promise<PgStore> {
+  const sql = connectPg(url);
+  try {
+    await migratePg(sql);
+    const box = await openSecrets(sql, options.masterKey ?? null);
+    return createStore(sql, box);
+  } catch (error) {
+    await sql.end();
+    throw error;
+  }
+}
+
+/** As on SQLite (sqlite-store.ts): a wrong key is refused; the first key given seals every secret still in clear. */
+async function openSecrets(sql: postgres.Sql, key: Buffer | null): Promise<SecretBox> {
+  const sealedBy = await createPgRepos(sql, secretBox(null)).secrets.sealedBy();
+  const box = secretBox(key, { required: sealedBy !== null });
+  if (box.keyId === null) return box;
+  if (sealedBy !== null && sealedBy !== box.keyId) {
+    throw new MasterKeyError(`wrong master key: the database's secrets are sealed with key ${sealedBy}, this key is ${box.keyId}`);
+  }
+  if (sealedBy === null) await sql.begin((tx) => createPgRepos(tx, box).secrets.reseal(secretBox(null), box));
+  return box;
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+
+function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
+  const stats = { batches: 0, units: 0 };
+  let observer: ((units: number, ms: number) => void) | undefined;
+  let closed = false;
+  const inTransaction = <T>(unit: Unit<T>, seal: SecretBox) => sql.begin((tx) => unit(createPgRepos(tx as Pg, seal))) as Promise<T>;
+  return {
+    kind: "postgres",
+    q: createPgRepos(sql, box),
+    stats,
+    observeBatches(o) {
+      observer = o;
+    },
+    async write<T>(unit: Unit<T>): Promise<T> {
+      if (closed) throw new Error("store is closed");
+      const started = wallNowMs();
+      let value: T;
+      try {
+        value = await inTransaction(unit, box);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // Product 22: another instance inserted the same row first; run once more to see it.
+        value = await inTransaction(unit, box);
+      }
+      stats.batches += 1;
+      stats.units += 1;
+      observer?.(1, wallNowMs() - started);
+      return value;
+    },
+    async rotateMasterKey(next) {
+      return await this.write((tx) => tx.secrets.reseal(box, secretBox(next)));
+    },
+    async close() {
+      closed = true;
+      await sql.end();
+    },
+  };
+}
