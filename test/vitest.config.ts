@@ -50,6 +50,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Issue 23: the API suite again, each harness on its own PostgreSQL database. Left out:
+        // what only a SQLite file has (query plans, the bytes of the file on disk).
+        extends: true,
+        test: {
+          name: "api-pg",
+          include: ["test/api/**/*.test.ts"],
+          exclude: ["test/api/payment-links-list-scale.test.ts", "test/api/handoff-card-data.test.ts"],
+          globalSetup: ["test/pg/global-setup.ts"],
+          env: { KASA_TEST_STORE: "postgres" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });
