@@ -17,7 +17,8 @@ import {
 
 export type TerminalSeed = { id: string; partnerId: string; connectionId: string; bank: string };
 
-const partnerRow = (id: string, createdAtMs: number): PartnerRow => ({
+/** A plain active partner, the same on both stores. */
+export const partnerRow = (id: string, createdAtMs: number): PartnerRow => ({
   id,
   name: `Partner ${id}`,
   status: "active",
@@ -33,7 +34,8 @@ const partnerRow = (id: string, createdAtMs: number): PartnerRow => ({
   createdAtMs,
 });
 
-const terminalRow = (t: TerminalSeed): TerminalRow => ({
+/** A plain active terminal (one installment, no rates), the same on both stores. */
+export const terminalRow = (t: Pick<TerminalSeed, "id" | "partnerId" | "connectionId">): TerminalRow => ({
   id: t.id,
   partnerId: t.partnerId,
   connectionId: t.connectionId,

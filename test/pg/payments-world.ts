@@ -8,6 +8,7 @@ import { insertCatalogForTests } from "../../src/store/postgres/seed-fixtures-pg
 import type { ConnectionRow, LinkRow, NewPayment, PartnerRow, TerminalRow } from "../../src/store/rows";
 import type { Repos } from "../../src/store/store";
 import type { Both } from "./differential";
+import { partnerRow, terminalRow } from "./links-world";
 
 // The world of the payments, attempts, bank, refunds and link-checkout differential tests (issue
 // 23): one PSP, two connections, two partners, three terminals and a link, written on SQLite
@@ -34,37 +35,8 @@ const connection = (id: string): ConnectionRow => ({
   windowMax: null,
 });
 
-const partner = (id: string): PartnerRow => ({
-  id,
-  name: `Partner ${id}`,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: null,
-  webhookSecret: null,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs: 0,
-});
-
-const terminal = (id: string, partnerId: string, connectionId: string): TerminalRow => ({
-  id,
-  partnerId,
-  connectionId,
-  active: true,
-  commissionBasis: "gross",
-  installments: [1],
-  rates: [],
-  infrastructure: "standard",
-  directCollection: false,
-  valueDays: 1,
-  valueDaysByCount: null,
-  bank: null,
-  allowedCardFamilies: null,
-});
+const partner = (id: string): PartnerRow => partnerRow(id, 0);
+const terminal = (id: string, partnerId: string, connectionId: string): TerminalRow => terminalRow({ id, partnerId, connectionId });
 
 const LINK: LinkRow = {
   id: "lnk_1",
