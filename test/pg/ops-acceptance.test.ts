@@ -6,6 +6,7 @@ import { acceptancePg } from "../../src/store/postgres/acceptance-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { bothStores, type Both } from "./differential";
+import { partnerRow } from "./links-world";
 
 // Issue 23: holds and agreements (the payment guard of product 15) answer on PostgreSQL as on SQLite.
 
@@ -31,21 +32,7 @@ async function run<T>(steps: (o: Ops) => Promise<T>): Promise<{ sqlite: T; pg: T
   return { sqlite, pg };
 }
 
-const partner = (id: string): PartnerRow => ({
-  id,
-  name: id,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: null,
-  webhookSecret: null,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs: 1,
-});
+const partner = (id: string): PartnerRow => ({ ...partnerRow(id, 1), name: id });
 
 const agreement = (code: string, version: string, over: Partial<AgreementRow> = {}): AgreementRow => ({
   partnerId: "p-a",

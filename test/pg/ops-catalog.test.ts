@@ -6,6 +6,7 @@ import { catalogPg } from "../../src/store/postgres/catalog-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { bothStores, type Both } from "./differential";
+import { partnerRow } from "./links-world";
 
 // Issue 23: the catalog (PSPs, connections, terminals, BINs) answers on PostgreSQL as on SQLite:
 // flags come back as booleans, JSON lists parsed, nulls as null, lists in byte order of the id.
@@ -28,21 +29,7 @@ async function run<T>(steps: (o: Ops) => Promise<T>): Promise<{ sqlite: T; pg: T
   return { sqlite, pg };
 }
 
-const partner = (id: string): PartnerRow => ({
-  id,
-  name: id,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: null,
-  webhookSecret: null,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs: 1,
-});
+const partner = (id: string): PartnerRow => ({ ...partnerRow(id, 1), name: id });
 
 const connection = (id: string, over: Partial<ConnectionRow> = {}): ConnectionRow => ({
   id,

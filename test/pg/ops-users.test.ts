@@ -6,6 +6,7 @@ import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { panelAuditPg, panelSessionsPg, panelUsersPg } from "../../src/store/postgres/users-pg";
 import { bothStores, type Both } from "./differential";
+import { partnerRow } from "./links-world";
 
 // Issue 23: the merchant panel's users, sessions and audit log answer on PostgreSQL as on SQLite.
 
@@ -24,21 +25,7 @@ const pgOps = (sql: Pg): Ops => ({
   panelAudit: panelAuditPg(sql),
 });
 
-const partner = (id: string): PartnerRow => ({
-  id,
-  name: id,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: null,
-  webhookSecret: null,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs: 1,
-});
+const partner = (id: string): PartnerRow => ({ ...partnerRow(id, 1), name: id });
 
 const user = (id: string, partnerId: string, email: string, over: Partial<PanelUserRow> = {}): PanelUserRow => ({
   id,
