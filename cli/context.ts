@@ -3,7 +3,7 @@ import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
 import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
-import { openStore } from "../src/store/open";
+import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
 import { escapeControls, escapeControlsKeepLines } from "./escape";
 import { masterKeyArg, resolveMasterKey } from "./master-key";
@@ -11,7 +11,7 @@ import { MasterKeyError } from "../src/store/secret-box";
 
 /** Arguments every operator command shares (product 14). */
 export const commonArgs = {
-  db: { type: "string", description: "database file (default $KASA_DB, then ./kasa.db)", valueHint: "FILE" },
+  db: { type: "string", description: "database file or postgres:// URL (default $KASA_DB, then ./kasa.db)", valueHint: "FILE|URL" },
   json: { type: "boolean", description: "print machine-readable JSON" },
   ...masterKeyArg,
 } as const;
@@ -42,7 +42,9 @@ export async function withStore<T>(
 ): Promise<T> {
   const path = resolveDbPath(args.db);
   // Only `seed` may start a database; a mistyped --db must not silently answer from an empty one.
-  if (!create && path !== ":memory:" && !existsSync(path)) throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
+  if (!create && path !== ":memory:" && !isPostgresUrl(path) && !existsSync(path)) {
+    throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
+  }
   const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
   try {
     const clock = (await store.q.meta.get("sandbox.clock_offset_ms")) === undefined ? systemClock : await sandboxClockFor(store);
@@ -62,6 +64,8 @@ export async function openStoreOrExplain(path: string, masterKey: Buffer | null)
     return await openStore(path, { masterKey });
   } catch (error) {
     if (error instanceof MasterKeyError) throw new CliError(error.message);
+    // PostgreSQL unreachable, refused or unknown database: one line naming it (never its password).
+    if (isPostgresUrl(path)) throw new CliError(`cannot open ${describeDb(path)}: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
 }

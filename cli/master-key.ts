@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { isPostgresUrl } from "../src/store/open";
 import { MasterKeyError, newMasterKeyText, parseMasterKey } from "../src/store/secret-box";
 import { CliError } from "./context";
 
@@ -17,6 +18,13 @@ export const masterKeyArg = {
 } as const;
 
 export const sandboxKeyFile = (db: string): string => `${db}.key`;
+
+/**
+ * Only a database file has a "beside": an in-memory one and a PostgreSQL URL (product 22) take
+ * their key from --master-key-file or the environment, and a sandbox on PostgreSQL without one
+ * keeps its demo secrets in clear.
+ */
+const hasKeyFileBeside = (db: string): boolean => db !== ":memory:" && !isPostgresUrl(db);
 
 function read(file: string, what: string): Buffer {
   let text: string;
@@ -43,14 +51,14 @@ export function resolveMasterKey(args: { "master-key-file"?: unknown }, db: stri
   if (typeof file === "string" && file !== "") return read(file, "--master-key-file");
   const env = process.env[MASTER_KEY_ENV];
   if (env !== undefined && env !== "") return parse(env, `$${MASTER_KEY_ENV}`);
-  if (db !== ":memory:" && existsSync(sandboxKeyFile(db))) return read(sandboxKeyFile(db), "the key file");
+  if (hasKeyFileBeside(db) && existsSync(sandboxKeyFile(db))) return read(sandboxKeyFile(db), "the key file");
   return null;
 }
 
 /** `kasa sandbox`: its key as above, or a new one written beside the database (0600). */
 export function sandboxMasterKey(args: { "master-key-file"?: unknown }, db: string): Buffer | null {
   const key = resolveMasterKey(args, db);
-  if (key !== null || db === ":memory:") return key;
+  if (key !== null || !hasKeyFileBeside(db)) return key;
   const text = newMasterKeyText();
   writeFileSync(sandboxKeyFile(db), text, { mode: 0o600, flag: "wx" });
   return parseMasterKey(text);

@@ -14,7 +14,7 @@ import { createJsonLog, createLog } from "../src/log";
 import { createRuntime, sandboxClockFor } from "../src/runtime";
 import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo";
 import { Sensitive } from "../src/sensitive";
-import { openStore } from "../src/store/open";
+import { describeDb, openStore } from "../src/store/open";
 import type { Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
 import { CliError, openStoreOrExplain } from "./context";
@@ -64,7 +64,7 @@ export async function refuseDemoKey(store: Store, opts: Pick<ServerOptions, "mod
   const key = await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY)));
   if (key && key.revokedAtMs === null) {
     throw new CliError(
-      `the published sandbox demo key (${key.id}) is active on ${opts.db}: revoke it (kasa keys revoke ${key.id} --db ${opts.db}) or start with --allow-demo-key`,
+      `the published sandbox demo key (${key.id}) is active on ${describeDb(opts.db)}: revoke it (kasa keys revoke ${key.id} --db ${describeDb(opts.db)}) or start with --allow-demo-key`,
     );
   }
 }
@@ -123,7 +123,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   runtime.start();
   const hasDemoKey = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))?.revokedAtMs === null;
   const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
-  printBanner({ mode: opts.mode, baseUrl, db: opts.db, startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey, demoPassword });
+  printBanner({ mode: opts.mode, baseUrl, db: describeDb(opts.db), startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey, demoPassword });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGTERM", stop);

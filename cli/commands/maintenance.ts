@@ -3,6 +3,7 @@ import { defineCommand } from "citty";
 import { consola } from "consola";
 import { openDb, type Db } from "../../src/store/sqlite/db";
 import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/sqlite/maintenance-sql";
+import type { OpenedStore } from "../../src/store/open";
 import { CliError, commonArgs, output, resolveDbPath, withStore } from "../context";
 
 // product 19: backup, restore and check, the operator's side of keeping the one database safe.
@@ -21,6 +22,15 @@ function createPrivateFile(file: string): void {
   closeSync(fd);
 }
 
+/**
+ * A SQLite file's maintenance: on PostgreSQL (product 22) copies and restores are PostgreSQL's own
+ * tools' job (pg_dump, pg_restore, base backups and WAL archiving), so the command says so.
+ */
+function sqliteDb(store: OpenedStore, command: string, instead: string): Db {
+  if (store.kind === "sqlite") return store.db;
+  throw new CliError(`kasa ${command} works on a SQLite file; on PostgreSQL use ${instead} (docs/postgresql.md)`);
+}
+
 export const backupCommand = defineCommand({
   meta: {
     name: "backup",
@@ -30,9 +40,10 @@ export const backupCommand = defineCommand({
   args: { file: { type: "positional", description: "new backup file (must not exist)", required: true }, ...commonArgs },
   run: async ({ args }) => {
     await withStore(args, ({ store }) => {
+      const db = sqliteDb(store, "backup", "pg_dump");
       createPrivateFile(args.file);
       try {
-        vacuumInto(store.db, args.file);
+        vacuumInto(db, args.file);
       } catch (error) {
         rmSync(args.file, { force: true });
         throw new CliError(`backup to ${args.file} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -103,9 +114,10 @@ export const checkCommand = defineCommand({
   args: { ...commonArgs },
   run: async ({ args }) => {
     const findings = await withStore(args, ({ store }) => {
-      const sqlite = sqliteFindings(store.db);
+      const db = sqliteDb(store, "check", "amcheck and the database's own monitoring");
+      const sqlite = sqliteFindings(db);
       // The invariants read rows a damaged file may not return whole; report SQLite's word first.
-      return sqlite.length > 0 ? sqlite : invariantFindings(store.db);
+      return sqlite.length > 0 ? sqlite : invariantFindings(db);
     });
     output(args, { ok: findings.length === 0, findings }, () => (findings.length === 0 ? "ok: no findings" : findings.join("\n")));
     if (findings.length > 0) throw new CliError(`${findings.length} finding${findings.length === 1 ? "" : "s"}`);

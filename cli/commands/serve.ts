@@ -5,7 +5,7 @@ import { masterKeyArg } from "../master-key";
 import { runServer } from "../server";
 
 const serverArgs = {
-  db: { type: "string", description: "database file (default $KASA_DB, then ./kasa.db)", valueHint: "FILE" },
+  db: { type: "string", description: "database file or postgres:// URL (default $KASA_DB, then ./kasa.db)", valueHint: "FILE|URL" },
   port: { type: "string", description: "port to listen on", default: "8080" },
   host: { type: "string", description: "address to bind", default: "127.0.0.1" },
   "base-url": { type: "string", description: "public base URL for handoff and link URLs (default http://HOST:PORT)" },
@@ -66,7 +66,7 @@ export const sandboxCommand = defineCommand({
     description:
       "Run the service with demo data, the simulated bank and a controllable clock.\n\nExample: kasa sandbox --port 8080 --db kasa-sandbox.db",
   },
-  args: { ...serverArgs, db: { ...serverArgs.db, description: "database file", default: "kasa-sandbox.db" } },
+  args: { ...serverArgs, db: { ...serverArgs.db, description: "database file or postgres:// URL", default: "kasa-sandbox.db" } },
   run: ({ args }) =>
     runServer({
       mode: "sandbox",

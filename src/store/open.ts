@@ -1,13 +1,30 @@
-import type { OpenOptions } from "./store";
+import { openPostgresStore, type PgStore } from "./postgres/pg-store";
 import { openSqliteStore, type SqliteStore } from "./sqlite/sqlite-store";
+import type { OpenOptions } from "./store";
+
+/** `--db` / `$KASA_DB` names a PostgreSQL database by URL (product 22), anything else is a SQLite file. */
+export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db);
 
 /**
- * Opens the store behind `--db` / `$KASA_DB`: a SQLite file today (product 22 adds PostgreSQL
- * URLs beside it, behind the same interface, src/store/store.ts).
+ * Opens the store behind `--db` / `$KASA_DB`: a SQLite file, or a PostgreSQL URL (product 22),
+ * both behind the same declared interface (src/store/store.ts).
  */
-export function openStore(path: string, options: OpenOptions | "bun" | "node" = {}): Promise<SqliteStore> {
-  return openSqliteStore(path, options);
+export function openStore(path: string, options: OpenOptions | "bun" | "node" = {}): Promise<OpenedStore> {
+  if (!isPostgresUrl(path)) return openSqliteStore(path, options);
+  return openPostgresStore(path, typeof options === "string" ? {} : options);
 }
 
-/** What `openStore` gives: the declared interface, and what only this kind of database offers (backup, query plans). */
-export type OpenedStore = SqliteStore;
+/** What `openStore` gives: the declared interface, and what only one kind of database offers (`kind` tells which). */
+export type OpenedStore = SqliteStore | PgStore;
+
+/** The database as it may be printed: a URL's password never reaches a banner or a log line. */
+export function describeDb(db: string): string {
+  if (!isPostgresUrl(db)) return db;
+  try {
+    const url = new URL(db);
+    if (url.password !== "") url.password = "***";
+    return url.href;
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}

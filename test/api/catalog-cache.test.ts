@@ -7,7 +7,7 @@ import { hashApiKey } from "../../src/ids";
 import { memoryLog } from "../../src/log";
 import { createRuntime } from "../../src/runtime";
 import { Sensitive } from "../../src/sensitive";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 import { runJson, seededDb, T0 } from "../cli/cli-run";
 import { TEST_KEY } from "../support/fixtures";

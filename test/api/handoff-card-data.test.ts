@@ -9,7 +9,7 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { MINUTE_MS } from "../../src/limits";
 import { memoryLog } from "../../src/log";
 import { createRuntime } from "../../src/runtime";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 import { TEST_KEY, TEST_SEED } from "../support/fixtures";
 import { T0, type Harness, type Reply } from "../support/harness";

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { binsCommand } from "../../cli/commands/bins";
 import { BIN_CSV_MAX_ROWS } from "../../src/domain/installments/bin-csv";
 import { CARD_FAMILIES } from "../../src/domain/installments/types";
-import { openStore } from "../../src/store/open";
-import type { OpenedStore as Store } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
+import type { SqliteStore as Store } from "../../src/store/sqlite/sqlite-store";
 
 // Issue 6: "BIN lookups are indexed and fast on a 200k-row table". Not a benchmark: a full-size
 // import through the CSV path must finish in reasonable time, and the lookup must be a primary-key

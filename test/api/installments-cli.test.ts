@@ -8,7 +8,7 @@ import { installmentsCommand } from "../../cli/commands/installments";
 import { CliError } from "../../cli/context";
 import golden from "../../src/domain/installments/golden-vectors.json";
 import { quoteAmounts } from "../../src/domain/installments/math";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { runJson } from "../cli/cli-run";
 
 // Product 14 `kasa bins import FILE.csv` and issue 6 `kasa installments quote`, run in-process

@@ -3,7 +3,7 @@ import { dayendCommand } from "../../cli/commands/dayend";
 import type { ManualClock } from "../../src/clock";
 import { formBatch } from "../../src/domain/settlement/payouts";
 import { DAY_MS, HOUR_MS } from "../../src/limits";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { runHuman, runJson } from "../cli/cli-run";
 import { harness, T0, type Harness } from "../support/harness";
 import { capture, kasaProcess, type KasaProcess } from "../support/kasa-process";

@@ -6,7 +6,7 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { runDueDayEnds } from "../../src/domain/settlement/dayend";
 import { createRuntime } from "../../src/runtime";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 
 // The databases the benchmarks start kasa on, written through kasa's own store operations before

@@ -7,7 +7,7 @@ import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { ensureDemoPanelUser } from "../../src/domain/users/demo";
 import { memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { formClient } from "../../src/http/sandbox/form-client";
 
 // The panel's browser tests run kasa as `kasa sandbox` does: demo seed, simulated bank, the

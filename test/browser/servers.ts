@@ -6,7 +6,7 @@ import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 
 // Real HTTP for the browser tests: kasa as `kasa sandbox` runs it (demo seed, simulated bank,

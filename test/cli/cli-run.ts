@@ -6,7 +6,7 @@ import { consola } from "consola";
 import { vi } from "vitest";
 import { seedCommand } from "../../cli/commands/seed";
 import { CliError } from "../../cli/context";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { TEST_SEED } from "../support/fixtures";
 
 // In-process runs of operator commands over a temp database file (issue 10): the same code path

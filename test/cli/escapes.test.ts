@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeControls } from "../../cli/escape";
 import { partnersCommand } from "../../cli/commands/partners";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { runHuman, seededDb } from "./cli-run";
 
 // Issue 15 item 9, product 23: partner-supplied text reaches the operator's terminal with its

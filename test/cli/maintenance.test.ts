@@ -5,7 +5,7 @@ import { consola } from "consola";
 import { describe, expect, it, vi } from "vitest";
 import { backupCommand, checkCommand, restoreCommand } from "../../cli/commands/maintenance";
 import { indexRootPage, withoutForeignKeys, writeForeignDatabase } from "../../src/store/sqlite/inspect";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Unit } from "../../src/store/store";
 import { moneyDb, runError, runJson } from "./cli-run";
 

@@ -7,7 +7,7 @@ import { partnersCommand } from "../../cli/commands/partners";
 import { rotateMasterKeyCommand } from "../../cli/commands/rotate-master-key";
 import { seedCommand } from "../../cli/commands/seed";
 import { refuseClearBankSecrets } from "../../cli/server";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { newMasterKeyText, parseMasterKey } from "../../src/store/secret-box";
 import { TEST_SEED } from "../support/fixtures";
 import { runError, runJson } from "./cli-run";

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { payoutsCommand } from "../../cli/commands/payouts";
 import { csvCell } from "../../cli/commands/payout-marks";
 import { seedCommand } from "../../cli/commands/seed";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { TEST_SEED } from "../support/fixtures";
 import { moneyDb, runError, runJson } from "./cli-run";
 

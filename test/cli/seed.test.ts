@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { runCommand } from "citty";
 import { describe, expect, it, vi } from "vitest";
 import { seedCommand } from "../../cli/commands/seed";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { TEST_SEED } from "../support/fixtures";
 
 function tempDb(): { dir: string; db: string } {

@@ -9,7 +9,7 @@ import { DEMO_API_KEY, demoSeed } from "../../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { hashApiKey } from "../../src/ids";
 import { Sensitive } from "../../src/sensitive";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { runJson } from "./cli-run";
 
 // Issue 15 item 11, product 23: a database that began as a sandbox carries the published demo key;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { parseMasterKey } from "../../src/store/secret-box";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { readPragma } from "../../src/store/sqlite/inspect";
 import { freePort } from "../support/free-port";
 

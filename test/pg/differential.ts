@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Repos } from "../../src/store/store";
 import { connectPg, type Pg } from "../../src/store/postgres/pg";
 import { applySchema } from "../../src/store/postgres/inspect";

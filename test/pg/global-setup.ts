@@ -15,7 +15,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
-  const cluster = await startPgCluster();
+  const cluster = await startPgCluster({ durable: project.name !== "api-pg" });
   console.info(`pg: PostgreSQL on 127.0.0.1:${cluster.port}, started in ${Math.round(performance.now() - started)} ms`);
   project.provide("pgUrl", cluster.url);
   return () => cluster.stop();

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import * as pg from "../../src/store/postgres/inspect";
 import { schemaOf, tableColumns, tableIndexes } from "../../src/store/sqlite/inspect";
 import { freshDatabase } from "../support/pg-cluster";

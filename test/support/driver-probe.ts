@@ -1,5 +1,5 @@
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { readPragma, schemaOf } from "../../src/store/sqlite/inspect";
 import { TEST_SEED } from "./fixtures";
 

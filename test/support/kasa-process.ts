@@ -5,7 +5,7 @@ import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, sandboxClockFor } from "../../src/runtime";
-import { openStore } from "../../src/store/open";
+import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { formClient } from "../../src/http/sandbox/form-client";
 import { apiRequester, runtimeControls, type Reply } from "./harness";
 

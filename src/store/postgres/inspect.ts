@@ -69,3 +69,24 @@ export async function createDatabase(sql: Sql, name: string): Promise<void> {
 export async function dropDatabase(sql: Sql, name: string): Promise<void> {
   await sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`;
 }
+
+/**
+ * Empties every kasa table as a fresh database would be (the schema and its digest stay), so a test
+ * run can reuse one database for many tests: a DELETE per table costs milliseconds where CREATE
+ * DATABASE or TRUNCATE cost a fifth of a second each. Replica mode skips triggers and foreign keys
+ * for the duration (the test cluster's user is a superuser); the catalog version row stays, as a
+ * new database has it.
+ */
+export async function resetDatabase(sql: Sql): Promise<void> {
+  const tables = await sql<Array<{ name: string }>>`
+    SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'catalog_version' ORDER BY tablename`;
+  const deletes = tables.map(({ name }) => (name === "meta" ? "DELETE FROM meta WHERE key <> 'pg_schema';" : `DELETE FROM ${name};`));
+  await sql.begin((tx) =>
+    tx
+      .unsafe(
+        `SET LOCAL session_replication_role = replica; ${deletes.join(" ")}
+         SELECT setval(pg_get_serial_sequence('panel_audit', 'seq'), 1, false);`,
+      )
+      .simple(),
+  );
+}

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type postgres from "postgres";
 import { wallNowMs } from "../../clock";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
@@ -20,11 +21,27 @@ export interface PgStore extends Store {
 const MIGRATE_LOCK = 0x6b617361;
 const UNIQUE_VIOLATION = "23505";
 
-/** Creates or completes the schema, one instance at a time (two concurrent CREATE TABLE IF NOT EXISTS can collide). */
+/** The schema file's digest, kept in `meta` once applied: an instance starting on an up-to-date database runs no DDL. */
+const SCHEMA_DIGEST = createHash("sha256").update(schemaSql).digest("hex").slice(0, 16);
+const SCHEMA_KEY = "pg_schema";
+
+async function appliedDigest(sql: postgres.Sql): Promise<string | undefined> {
+  const [table] = await sql<{ present: boolean }[]>`SELECT to_regclass('meta') IS NOT NULL AS present`;
+  if (!table?.present) return undefined;
+  return (await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = ${SCHEMA_KEY}`)[0]?.value;
+}
+
+/**
+ * Creates or completes the schema, one instance at a time (two concurrent CREATE TABLE IF NOT
+ * EXISTS can collide), and records which file did it; a database already at this file's digest is
+ * left alone (the DDL takes a fraction of a second and locks every table it touches).
+ */
 export async function migratePg(sql: postgres.Sql): Promise<void> {
+  if ((await appliedDigest(sql)) === SCHEMA_DIGEST) return;
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATE_LOCK})`;
     await tx.unsafe(schemaSql).simple();
+    await tx`INSERT INTO meta (key, value) VALUES (${SCHEMA_KEY}, ${SCHEMA_DIGEST}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
   });
 }
 

@@ -13,6 +13,7 @@ import { committedReads, stallWatch, StalledUnitError, unitScopes, type StallWat
 
 /** The SQLite store: the declared interface, plus the connection for the maintenance commands (backup, check). */
 export interface SqliteStore extends Store {
+  readonly kind: "sqlite";
   readonly db: Db;
   /**
    * SQLite's query plan (EXPLAIN QUERY PLAN details, joined by " | ") of every statement that
@@ -108,6 +109,7 @@ function createStore(db: Db, box: SecretBox, log: Log): SqliteStore {
   };
 
   return {
+    kind: "sqlite",
     db,
     q: committedReads(repos, () => running),
     stats,

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 
 // Issue 15 item 10, product 23: the database, its WAL and its SHM are readable by their owner only
 // (they hold webhook secrets and the simulated bank's signing secret). Runs on both drivers: the

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import { downgradeToVersion1 } from "../../../src/store/sqlite/inspect";
 
 // Brief / product 18: a database made before the panel (schema version 1) still opens, and gains

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { isBunRuntime } from "../../../src/store/sqlite/db";
 import { SCHEMA_VERSION } from "../../../src/store/sqlite/migrate";
 import { beginAndCommit, deferForeignKeys, readPragma, type ReadPragma } from "../../../src/store/sqlite/inspect";
-import { openStore } from "../../../src/store/open";
-import type { OpenedStore as Store } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
+import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import { probeDriver } from "../../support/driver-probe";
 
 let store: Store | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLog } from "../../../src/log";
-import { openStore } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../../src/store/store";
 import { StalledUnitError } from "../../../src/store/sqlite/unit-scope";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exceededConnectionLimit } from "../../../src/domain/payments/connection-limits";
-import { openStore } from "../../../src/store/open";
-import type { OpenedStore as Store } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
+import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import type { ConnectionRow, PaymentStatus } from "../../../src/store/rows";
 
 // Product 4 limit usage by window, directly against the store (the API tests cover the codes).

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MINUTE_MS } from "../../../src/limits";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../../../src/domain/checks/istanbul-time";
-import { openStore } from "../../../src/store/open";
-import type { OpenedStore as Store } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
+import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import { downgradeToVersion1 } from "../../../src/store/sqlite/inspect";
 import type { ConnectionRow, UsageWindows } from "../../../src/store/rows";
 

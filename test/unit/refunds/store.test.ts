@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applySeed, parseSeed } from "../../../src/domain/partners/seed";
 import { dayEndsDue, firstDayToEnd } from "../../../src/domain/settlement/days";
 import { DAY_MS, DAYEND_CATCH_UP_MAX_DAYS, HOUR_MS } from "../../../src/limits";
-import { openStore } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../../src/store/store";
 import { TEST_SEED } from "../../support/fixtures";
 

@@ -12,7 +12,7 @@ import { enqueueWebhook, WEBHOOK_TIMER, type OutboxEvent } from "../../../src/do
 import { createWebhookWorker, type WorkerOptions } from "../../../src/domain/webhooks/worker";
 import { memoryLog } from "../../../src/log";
 import { createRuntime, type Runtime } from "../../../src/runtime";
-import { openStore } from "../../../src/store/open";
+import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../../src/store/store";
 import { TEST_SEED } from "../../support/fixtures";
 import { harness, runtimeControls, T0, type Harness } from "../../support/harness";
