@@ -65,7 +65,8 @@ export async function openStoreOrExplain(path: string, masterKey: Buffer | null)
   } catch (error) {
     if (error instanceof MasterKeyError) throw new CliError(error.message);
     // PostgreSQL unreachable, refused or unknown database: one line naming it (never its password).
-    if (isPostgresUrl(path)) throw new CliError(`cannot open ${describeDb(path)}: ${error instanceof Error ? error.message : String(error)}`);
+    if (isPostgresUrl(path))
+      throw new CliError(`cannot open ${describeDb(path)}: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
 }

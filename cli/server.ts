@@ -123,7 +123,15 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   runtime.start();
   const hasDemoKey = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))?.revokedAtMs === null;
   const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
-  printBanner({ mode: opts.mode, baseUrl, db: describeDb(opts.db), startupMs: wallNowMs() - startedAt, fresh, demoKey: hasDemoKey, demoPassword });
+  printBanner({
+    mode: opts.mode,
+    baseUrl,
+    db: describeDb(opts.db),
+    startupMs: wallNowMs() - startedAt,
+    fresh,
+    demoKey: hasDemoKey,
+    demoPassword,
+  });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGTERM", stop);
