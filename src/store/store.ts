@@ -165,6 +165,13 @@ export interface CatalogOps {
   terminals(partnerId: string | null): Promise<TerminalRow[]>;
   upsertTerminal(t: TerminalRow): Promise<void>;
   bin(bin: string): Promise<BinRow | undefined>;
+  /**
+   * Locks the connection's row until the unit ends, so units checking its limit totals (product 4)
+   * against a new charge run one at a time (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's
+   * single writer already runs units one at a time, so there it does nothing). Taken before the
+   * unit writes any payment: the totals' rows are locked by those writes, after this one.
+   */
+  lockConnection(id: string): Promise<void>;
   binCount(): Promise<number>;
   upsertBin(r: BinRow): Promise<void>;
 }
@@ -229,6 +236,13 @@ export interface WebhookTailOps {
 
 export interface LinksOps {
   get(id: string): Promise<LinkRow | undefined>;
+  /**
+   * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
+   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * at a time, so there it does nothing). Taken first in the unit, before any write.
+   * A link's attempts and payments are checked under it.
+   */
+  lock(id: string): Promise<void>;
   /** The caller's link only; another partner's id reads as absent (interface 4.3). */
   getOwned(partnerId: string, id: string): Promise<LinkRow | undefined>;
   byToken(token: string): Promise<LinkRow | undefined>;
@@ -287,6 +301,13 @@ export interface PaymentsOps {
   /** Recomputes every total from the payments (a database made before the totals existed). */
   rebuildConnectionUsage(): Promise<void>;
   get(code: string): Promise<PaymentRow | undefined>;
+  /**
+   * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
+   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * at a time, so there it does nothing). Taken first in the unit, before any write.
+   * A payment's refunds and 3D starts are checked under it.
+   */
+  lock(code: string): Promise<void>;
   /** The caller's payment only; another partner's code reads as absent (interface 4.13). */
   getOwned(partnerId: string, code: string): Promise<PaymentRow | undefined>;
   byRef(paymentRef: string): Promise<PaymentRow | undefined>;
@@ -298,6 +319,13 @@ export interface PaymentsOps {
 
 export interface AttemptsOps {
   get(id: string): Promise<AttemptRow | undefined>;
+  /**
+   * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
+   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * at a time, so there it does nothing). Taken first in the unit, before any write.
+   * A bank callback closes its attempt under it (one Auth, however many callbacks race).
+   */
+  lock(id: string): Promise<void>;
   byPayment(paymentCode: string): Promise<AttemptRow[]>;
   insert(a: Pick<AttemptRow, "id" | "status" | "createdAtMs" | "paymentCode" | "counted">): Promise<void>;
   /** One conditional move; `counted` true also marks the attempt as counted. */

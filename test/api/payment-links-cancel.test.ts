@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
+import { patchUnits } from "../support/unit-patch";
 import { OTHER_KEY } from "../support/fixtures";
 import { LINK_TRANSITIONS } from "../../src/domain/payment-links/machine";
 import { LINK_VALIDITY_MS, MINUTE_MS } from "../../src/limits";
@@ -145,15 +146,18 @@ describe("interface 3.1 / 7.2 a cancel racing a completing payment", () => {
   it("a completion landing between the read and the conditional update also answers payment_link_already_paid", async () => {
     h = await harness();
     const link = await newLink(h);
-    const links = h.store.q.links; // the same named operations units receive
-    const markCancelled = links.markCancelled;
-    links.markCancelled = async (id, from, atMs) => {
-      // The competing unit wins the row just before the cancel's UPDATE runs.
-      await links.markCompleted(id, ["pending"], atMs);
-      return await markCancelled(id, from, atMs);
-    };
+    const restore = patchUnits(h.store, (tx) => ({
+      links: {
+        ...tx.links,
+        async markCancelled(id, from, atMs) {
+          // The competing completion wins the row just before the cancel's UPDATE runs.
+          await tx.links.markCompleted(id, ["pending"], atMs);
+          return await tx.links.markCancelled(id, from, atMs);
+        },
+      },
+    }));
     const r = await h.del(`/v1/payment-links/${link.id}`);
-    links.markCancelled = markCancelled;
+    restore();
     expect(r.status).toBe(409);
     expect(r.json.error.code).toBe("payment_link_already_paid");
     expect((await h.store.q.links.get(link.id))?.status).toBe("completed");

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DAY_MS, HOUR_MS } from "../../src/limits";
 import { harness, type Harness } from "../support/harness";
 import { capture } from "../support/kasa-process";
+import { patchUnits } from "../support/unit-patch";
 import { MONEY_SEED } from "../support/money-fixtures";
 
 // Issue 15 item 3, product 23: money sums are exact above 2^53, and each partner's payout batch is
@@ -39,13 +40,17 @@ describe("product 23: one partner's batch failure never blocks another's", () =>
     h = await harness({ seed: MONEY_SEED });
     const mine = await capture(h, { amount: 10_000 });
     const other = await capture(h, { amount: 5_000, terminalId: "T-OTHER", key: OTHER_KEY });
-    const createBatch = h.store.q.settlement.createBatch;
-    const spy = vi.spyOn(h.store.q.settlement, "createBatch").mockImplementation(async (batch) => {
-      if (batch.partnerId === "ptn_test") throw new Error("disk full while forming ptn_test's batch");
-      await createBatch(batch);
-    });
+    const restore = patchUnits(h.store, (tx) => ({
+      settlement: {
+        ...tx.settlement,
+        async createBatch(batch) {
+          if (batch.partnerId === "ptn_test") throw new Error("disk full while forming ptn_test's batch");
+          await tx.settlement.createBatch(batch);
+        },
+      },
+    }));
     await h.advance(TO_MIDNIGHT);
-    spy.mockRestore();
+    restore();
     expect(await batches("ptn_test")).toEqual([]);
     // ptn_other's batch is formed (and then fails at the bank: the test seed gives it no payout account).
     expect(await batches("ptn_other")).toEqual([expect.objectContaining({ amount: (await h.store.q.payments.get(other))!.netToPartner })]);

@@ -23,9 +23,9 @@ const PG_ROOT = "/usr/lib/postgresql";
 const PREFERRED_MAJOR = "15";
 
 /** initdb refuses to run as root, so as root the server binaries run as the `postgres` account. */
-const asRoot = process.getuid?.() === 0;
+export const asRoot = process.getuid?.() === 0;
 
-type Result = { code: number | null; output: string };
+export type Result = { code: number | null; output: string };
 
 /** Runs a command to its end and keeps what it printed, for the error message when it fails. */
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
@@ -44,7 +44,7 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 }
 
 /** A server binary run as the account that owns the cluster; cwd is the temp dir, which that account can read. */
-function runPg(bin: string, tool: string, args: string[], cwd: string): Promise<Result> {
+export function runPg(bin: string, tool: string, args: string[], cwd: string): Promise<Result> {
   const path = join(bin, tool);
   return asRoot ? run("runuser", ["-u", "postgres", "--", path, ...args], { cwd }) : run(path, args, { cwd });
 }
@@ -81,25 +81,31 @@ async function installPostgres(): Promise<void> {
   }
 }
 
-/** The account's numeric ids, for chown: the cluster's files must belong to the user that runs the server. */
-function postgresIds(): { uid: number; gid: number } {
-  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
-  const ids = { uid: id("-u"), gid: id("-g") };
-  if (!Number.isInteger(ids.uid) || !Number.isInteger(ids.gid)) throw new Error("running as root, but there is no `postgres` account");
-  return ids;
-}
-
-const logTail = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").slice(-2000) : "");
-
-/** Starts one cluster in a new temp dir; `stop` shuts it down and removes the dir. */
-export async function startPgCluster(options: { durable?: boolean } = {}): Promise<PgCluster> {
-  const commits = options.durable === false ? "-c synchronous_commit=off" : "-c synchronous_commit=on";
+/** The folder of the server binaries (initdb, pg_ctl, pg_basebackup), installing PostgreSQL first when it is missing. */
+export async function pgBinDir(): Promise<string> {
   let bin = findBinDir();
   if (bin === undefined) {
     await installPostgres();
     bin = findBinDir();
     if (bin === undefined) throw new Error(`apt-get installed postgresql but there is still no ${PG_ROOT}/*/bin/initdb`);
   }
+  return bin;
+}
+
+/** The account's numeric ids, for chown: the cluster's files must belong to the user that runs the server. */
+export function postgresIds(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  const ids = { uid: id("-u"), gid: id("-g") };
+  if (!Number.isInteger(ids.uid) || !Number.isInteger(ids.gid)) throw new Error("running as root, but there is no `postgres` account");
+  return ids;
+}
+
+export const logTail = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").slice(-2000) : "");
+
+/** Starts one cluster in a new temp dir; `stop` shuts it down and removes the dir. */
+export async function startPgCluster(options: { durable?: boolean } = {}): Promise<PgCluster> {
+  const commits = options.durable === false ? "-c synchronous_commit=off" : "-c synchronous_commit=on";
+  const bin = await pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), "kasa-pg-"));
   const data = join(dir, "data");
   const log = join(dir, "server.log");
@@ -154,7 +160,7 @@ function running(bin: string, dir: string, data: string, port: number, removeDir
 }
 
 /** A connection to one database of the cluster, closed after the work. */
-async function withAdmin(clusterUrl: string, work: (sql: postgres.Sql) => Promise<void>): Promise<void> {
+export async function withAdmin(clusterUrl: string, work: (sql: postgres.Sql) => Promise<void>): Promise<void> {
   const sql = postgres(clusterUrl, { max: 1, onnotice: () => {} });
   try {
     await work(sql);

@@ -66,6 +66,8 @@ async function captureOnce(deps: Deps, bank: BankGateway, input: CaptureInput): 
  * Authenticated: the attempt moves to capturing, the one Auth is claimed and its check opened.
  */
 async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: boolean, nowMs: number): Promise<Closed> {
+  // Product 22: racing callbacks take turns; the first closes the attempt, the others find it closed.
+  await tx.attempts.lock(attemptId);
   const attempt = await tx.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
   const found = await tx.payments.get(attempt.paymentCode);

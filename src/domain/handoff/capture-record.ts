@@ -59,6 +59,7 @@ export async function recordCapture(
   result: CaptureResult,
   nowMs: number,
 ): Promise<CaptureRecorded> {
+  await tx.attempts.lock(attemptId);
   const attempt = await tx.attempts.get(attemptId);
   // Recorded already (by the check, after a restart): report what was recorded.
   if (!attempt || attempt.status !== "capturing") return attempt?.status === "captured" ? "captured" : "failed";

@@ -41,8 +41,13 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *     in 3D, or the link cancelled or paid); not counted
  */
 export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): Promise<StartGranted | HandoffRefusal> {
-  const found = await tx.payments.byRef(input.paymentRef);
-  if (!found) return refuse("payment_ref_invalid");
+  const byRef = await tx.payments.byRef(input.paymentRef);
+  if (!byRef) return refuse("payment_ref_invalid");
+  // Product 22: two submits of one form (or two tabs) take turns; the second sees the 3D start.
+  // Locks in the order every unit takes them: the link, its payment, then the connection.
+  if (byRef.linkId !== null) await tx.links.lock(byRef.linkId);
+  await tx.payments.lock(byRef.code);
+  const found = (await tx.payments.get(byRef.code)) ?? byRef;
   const payment = await expireIfDue(tx, deps, found, nowMs);
   if (payment.status === "expired" || nowMs >= payment.expiresAtMs) return refuse("payment_ref_expired");
   if (payment.threeDStarted) return refuse("payment_prepare_already_started");

@@ -68,6 +68,8 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
  * terminal_not_allowed, 422), then the payment.
  */
 async function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Promise<Prepared> {
+  // Product 22: a link's attempts and payments are decided one unit at a time.
+  await tx.links.lock(linkId);
   const stored = await tx.links.get(linkId);
   invariant(stored, `link ${linkId} read in this request exists`);
   await settleDuePayments(tx, deps, linkId, nowMs);

@@ -37,6 +37,8 @@ export async function exceededConnectionLimit(
   if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
     return null;
   }
+  // Product 22: two instances must not both admit the charge that reaches a limit.
+  await q.catalog.lockConnection(connection.id);
   const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
   const usage = await q.payments.connectionUsage(
     connection.id,

@@ -45,8 +45,11 @@ async function reserveRefund(
   nowMs: number,
 ): Promise<Reserved> {
   await assertAcceptingPayments(tx, partner, nowMs);
-  const payment = await tx.payments.getOwned(partner.id, paymentCode);
-  if (!payment) fail("payment_not_found");
+  const owned = await tx.payments.getOwned(partner.id, paymentCode);
+  if (!owned) fail("payment_not_found");
+  // Product 22: concurrent refunds of one payment are checked against its total one at a time.
+  await tx.payments.lock(owned.code);
+  const payment = (await tx.payments.get(owned.code)) ?? owned;
   if (await tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
   const terminal = await tx.catalog.terminal(payment.terminalId);
   invariant(terminal, `payment ${payment.code} refers to a missing terminal`);

@@ -15,6 +15,9 @@ const toRow = (r: Raw): AttemptRow => ({ ...r, counted: r.counted === 1 });
 export function attemptsPg(sql: Pg): AttemptsOps {
   const columns = sql.unsafe(COLUMNS);
   return {
+    async lock(key) {
+      await sql`SELECT 1 FROM payment_attempts WHERE id = ${key} FOR UPDATE`;
+    },
     async get(id) {
       const r = (await sql<Raw[]>`SELECT ${columns} FROM payment_attempts WHERE id = ${id}`)[0];
       return r && toRow(r);

@@ -90,3 +90,26 @@ export async function resetDatabase(sql: Sql): Promise<void> {
       .simple(),
   );
 }
+
+/** A standby as its primary sees it (pg_stat_replication): `syncState` is 'sync' once commits wait for it. */
+export type PgStandby = { applicationName: string; state: string; syncState: string };
+
+/** The standbys streaming from the server `sql` is connected to: how a test waits for its synchronous standby. */
+export async function replicationStandbys(sql: Sql): Promise<PgStandby[]> {
+  const rows = await sql<PgStandby[]>`
+    SELECT application_name AS "applicationName", state, sync_state AS "syncState"
+    FROM pg_stat_replication ORDER BY application_name`;
+  return [...rows];
+}
+
+/** Whether the server is a standby still replaying WAL (false once promoted, or on a primary). */
+export async function inRecovery(sql: Sql): Promise<boolean> {
+  const [row] = await sql<Array<{ recovery: boolean }>>`SELECT pg_is_in_recovery() AS recovery`;
+  return row?.recovery === true;
+}
+
+/** Which of `codes` are payments of this database: a failover test's look at what a promoted standby holds. */
+export async function paymentCodesPresent(sql: Sql, codes: readonly string[]): Promise<string[]> {
+  const rows = await sql<Array<{ code: string }>>`SELECT code FROM payments WHERE code = ANY(${[...codes]}::text[]) ORDER BY code`;
+  return rows.map((r) => r.code);
+}

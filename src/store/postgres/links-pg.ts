@@ -52,6 +52,9 @@ export function linksPg(sql: Pg): LinksOps {
   };
 
   return {
+    async lock(key) {
+      await sql`SELECT 1 FROM payment_links WHERE id = ${key} FOR UPDATE`;
+    },
     get,
     async getOwned(partnerId, id) {
       const row = await get(id);

@@ -53,6 +53,9 @@ export function paymentsPg(sql: Pg): PaymentsOps {
     (await sql`UPDATE payments SET ${set} WHERE code = ${code} AND status = ANY(${[...from]}::text[]) ${extra}`).count === 1;
 
   return {
+    async lock(key) {
+      await sql`SELECT 1 FROM payments WHERE code = ${key} FOR UPDATE`;
+    },
     get: (code) => one(sql`code = ${code}`),
     async getOwned(partnerId, code) {
       const row = await one(sql`code = ${code}`);

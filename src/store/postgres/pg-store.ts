@@ -20,6 +20,7 @@ export interface PgStore extends Store {
 /** Any constant of our own: the advisory lock that serialises schema changes of starting instances. */
 const MIGRATE_LOCK = 0x6b617361;
 const UNIQUE_VIOLATION = "23505";
+const DEADLOCK = "40P01";
 
 /** The schema file's digest, kept in `meta` once applied: an instance starting on an up-to-date database runs no DDL. */
 const SCHEMA_DIGEST = createHash("sha256").update(schemaSql).digest("hex").slice(0, 16);
@@ -69,7 +70,16 @@ async function openSecrets(sql: postgres.Sql, key: Buffer | null): Promise<Secre
   return box;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+/**
+ * Errors after which the unit's transaction was rolled back whole and running it again is right:
+ * a duplicate key (another instance inserted the row first: the re-run sees it and answers as a
+ * replay or a 409) and a deadlock PostgreSQL broke by aborting this side (rare: units take their
+ * row locks in one order, link, payment, connection, but a trigger's usage rows can still cross).
+ */
+const isRerunnable = (error: unknown) => {
+  const code = (error as { code?: string } | null)?.code;
+  return code === UNIQUE_VIOLATION || code === DEADLOCK;
+};
 
 function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const stats = { batches: 0, units: 0 };
@@ -90,8 +100,8 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
       try {
         value = await inTransaction(unit, box);
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // Product 22: another instance inserted the same row first; run once more to see it.
+        if (!isRerunnable(error)) throw error;
+        // Product 22: run once more, now that the other transaction has committed or let go.
         value = await inTransaction(unit, box);
       }
       stats.batches += 1;

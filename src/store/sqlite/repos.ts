@@ -22,6 +22,9 @@ import { webhooksSql } from "./webhooks-sql";
 import { panelSql } from "./panel-sql";
 import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
+/** Row locks (store.ts `lock`): SQLite's single writer runs one unit at a time, so there is nothing to take. */
+const unlocked = (_key: string): void => {};
+
 /** Every named SQL operation, grouped by resource, as SQLite runs them: synchronously. */
 export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), box: SecretBox = secretBox(null)) {
   const partners = partnersSql(db, box);
@@ -39,14 +42,15 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
       psp: cache.memo(catalog.psp),
       connection: cache.memo(catalog.connection),
       terminal: cache.memo(catalog.terminal),
+      lockConnection: unlocked,
     },
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),
     webhookTail: webhookTailSql(db),
-    links: linksSql(db),
+    links: { ...linksSql(db), lock: unlocked },
     linkCheckout: linkCheckoutSql(db),
-    payments: paymentsSql(db),
-    attempts: attemptsSql(db),
+    payments: { ...paymentsSql(db), lock: unlocked },
+    attempts: { ...attemptsSql(db), lock: unlocked },
     bank: bankSql(db),
     operator: operatorSql(db),
     refunds: refundsSql(db),
