@@ -8,6 +8,7 @@ import { installmentsCommand } from "./commands/installments";
 import { keysCommand } from "./commands/keys";
 import { backupCommand, checkCommand, restoreCommand } from "./commands/maintenance";
 import { linksCommand } from "./commands/links";
+import { migrateToPostgresCommand } from "./commands/migrate-to-postgres";
 import { partnersCommand } from "./commands/partners";
 import { paymentsCommand } from "./commands/payments";
 import { payoutsCommand } from "./commands/payouts";
@@ -46,6 +47,7 @@ export const root = defineCommand({
     restore: restoreCommand,
     check: checkCommand,
     "rotate-master-key": rotateMasterKeyCommand,
+    "migrate-to-postgres": migrateToPostgresCommand,
     openapi: openapiCommand,
     users: usersCommand,
     version: versionCommand,

@@ -54,6 +54,8 @@ export function createIds(clock: Clock) {
     /** One-time passwords printed by `kasa users add|reset-password` and the sandbox banner. */
     password: () => new Sensitive(randomChars(BASE62, 20)),
     salt: () => randomBytes(16),
+    /** Product 22: a kasa instance on a shared database, for its heartbeat row. */
+    instanceId: () => `ins_${randomChars(BASE32, 16)}`,
   };
 }
 

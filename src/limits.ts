@@ -76,6 +76,13 @@ export const WEBHOOK_RESPONSE_READ_MAX_BYTES = 4096;
 export const WEBHOOK_ERROR_TEXT_MAX_CHARS = 200;
 /** How often a server looks for deliveries queued by another process (the CLI's resend and test). */
 export const WEBHOOK_SWEEP_INTERVAL_MS = 5 * SECOND_MS;
+/** Product 22: how often an instance on a shared database looks for due rows it did not schedule. */
+export const TIMER_POLL_INTERVAL_MS = 5 * SECOND_MS;
+/**
+ * Product 22: how long past its due instant a bank follow-up (refund or capture question, payout)
+ * waits before another instance takes it: longer than any bank call (EST's deadline is 30 s).
+ */
+export const BANK_TAKEOVER_MS = 60 * SECOND_MS;
 
 /** product 9: refund records per payment (interface 2.3 lists them all); one more is payment_not_refundable. */
 export const REFUNDS_PER_PAYMENT_MAX = 100;

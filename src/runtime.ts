@@ -6,6 +6,7 @@ import { estSimPages } from "./http/pages/sim-est";
 import { createSimBank } from "./bank/sim/sim-bank";
 import { SandboxClock, type Clock } from "./clock";
 import type { Config, Deps, Log } from "./deps";
+import { instanceHeartbeat } from "./domain/rate-limits/instances";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
@@ -21,6 +22,7 @@ import { Sensitive } from "./sensitive";
 import { createServiceMetrics } from "./service-metrics";
 import type { Store } from "./store/store";
 import { TIMER_MODULES } from "./timer-modules";
+import { startupTimers, timerPollModule } from "./timer-poll";
 import { Timers } from "./timers";
 
 export type Runtime = {
@@ -51,6 +53,16 @@ const SIM_SECRET_KEY = "sim.secret";
 /** Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16). */
 export async function sandboxClockFor(store: Store, base?: Clock): Promise<SandboxClock> {
   return new SandboxClock(Number((await store.q.meta.get(CLOCK_OFFSET_KEY)) ?? "0"), base);
+}
+
+/**
+ * Product 22: a sandbox instance on a shared database adopts a clock move another instance made
+ * (the offset in the database is larger than its own); the clock never moves back.
+ */
+async function followSandboxClock(deps: Deps): Promise<void> {
+  if (!(deps.clock instanceof SandboxClock)) return;
+  const stored = Number((await deps.store.q.meta.get(CLOCK_OFFSET_KEY)) ?? "0");
+  if (stored > deps.clock.offset) deps.clock.moveTo(deps.clock.nowMs() + (stored - deps.clock.offset));
 }
 
 /** The composition root: every module's routes, pages and timers, wired to one Deps. */
@@ -95,8 +107,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ),
     );
   }
-  for (const m of TIMER_MODULES) timers.on(m.kind, m.handler(deps));
-  await timers.rebuild(TIMER_MODULES.map((m) => ({ kind: m.kind, pending: () => m.pending(deps) })));
+  const modules = [...TIMER_MODULES, timerPollModule(() => TIMER_MODULES, followSandboxClock)];
+  for (const m of modules) {
+    timers.on(m.kind, m.handler(deps));
+    if (opts.store.shared && (m.takeoverAfterMs ?? 0) > 0) timers.countHeld(m.kind);
+  }
+  await timers.rebuild(modules.map((m) => ({ kind: m.kind, pending: () => startupTimers(m, deps) })));
   // product 18: the merchant panel sits beside the other pages, on the same pipeline.
   // product 17: the sandbox also plays an EST bank (terminal T-3001's connection points here).
   const estSim =
@@ -114,11 +130,17 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);
   const metrics = createServiceMetrics(deps);
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);
+  // Product 22: on a shared database this instance admits its share of each budget from the start.
+  const heartbeat = opts.store.shared ? instanceHeartbeat(opts.store, opts.rateLimiter, opts.log, ids.instanceId()) : undefined;
+  await heartbeat?.beat();
   return {
     deps,
     app,
     metrics: metrics.registry,
     start: () => timers.start(),
-    stop: () => timers.stop(),
+    async stop() {
+      await timers.stop();
+      await heartbeat?.stop();
+    },
   };
 }

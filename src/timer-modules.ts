@@ -15,6 +15,10 @@ export type TimerModule = {
   kind: string;
   handler(deps: Deps): TimerHandler;
   pending(deps: Deps): ReturnType<TimerSource["pending"]>;
+  /** Product 22 (timer-poll.ts): false for kinds with a poll of their own (the webhook sweep). */
+  polled?: boolean;
+  /** Product 22: how long past due another instance waits before taking a row (bank follow-ups). */
+  takeoverAfterMs?: number;
 };
 
 export const TIMER_MODULES: TimerModule[] = [

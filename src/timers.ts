@@ -32,6 +32,8 @@ export class Timers {
   /** Resolvers of the runs waiting for any in-flight handler to settle (see `anySettled`). */
   private settleWaiters: Array<() => void> = [];
   private live = false;
+  /** Kinds whose timers are counted per key, scheduled or running (`holds`); key -> count. */
+  private readonly held = new Map<string, Map<string, number>>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   /** Wall-clock instant the loop last found nothing more due (product 19's /readyz timer check). */
   lastRanAtMs: number | undefined;
@@ -54,7 +56,30 @@ export class Timers {
     this.handlers.set(kind, handler);
   }
 
+  /**
+   * Counts this kind's timers per key from now on, so `holds` can tell (product 22: the poll of a
+   * shared database hands over only what this instance is not already doing). Meant for kinds with
+   * few rows at a time: a count per key costs memory the big kinds (expiries, webhooks) do without.
+   */
+  countHeld(kind: string): void {
+    if (!this.held.has(kind)) this.held.set(kind, new Map());
+  }
+
+  /** Whether a timer of (kind, key) is scheduled or its handler running; only for counted kinds. */
+  holds(kind: string, key: string): boolean {
+    return (this.held.get(kind)?.get(key) ?? 0) > 0;
+  }
+
+  private count(kind: string, key: string, delta: number): void {
+    const keys = this.held.get(kind);
+    if (keys === undefined) return;
+    const n = (keys.get(key) ?? 0) + delta;
+    if (n > 0) keys.set(key, n);
+    else keys.delete(key);
+  }
+
   schedule(kind: string, key: string, dueAtMs: number): void {
+    this.count(kind, key, 1);
     this.heap.push(dueAtMs, ++this.seq, kind, key);
     if (this.live && dueAtMs < this.armedFor) this.arm();
   }
@@ -77,7 +102,10 @@ export class Timers {
       const t = this.heap.pop()!;
       const id = `${t.kind}\u0000${t.key}`;
       const cut = this.cancelledUpTo.get(id);
-      if (cut !== undefined && t.seq <= cut) continue;
+      if (cut !== undefined && t.seq <= cut) {
+        this.count(t.kind, t.key, -1);
+        continue;
+      }
       out.push({ kind: t.kind, key: t.key, dueAtMs: t.dueAtMs });
     }
     return out;
@@ -162,6 +190,8 @@ export class Timers {
       await handler(key, dueAtMs);
     } catch (error) {
       this.onError(kind, key, error);
+    } finally {
+      this.count(kind, key, -1);
     }
   }
 

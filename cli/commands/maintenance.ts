@@ -1,6 +1,5 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync } from "node:fs";
 import { defineCommand } from "citty";
-import { consola } from "consola";
 import { openDb, type Db } from "../../src/store/sqlite/db";
 import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/sqlite/maintenance-sql";
 import type { OpenedStore } from "../../src/store/open";
@@ -54,7 +53,7 @@ export const backupCommand = defineCommand({
 });
 
 /** Opens a file that claims to be a kasa database without changing it; refuses a non-kasa or corrupt one. */
-async function openVerified(file: string): Promise<Db> {
+export async function openVerified(file: string): Promise<Db> {
   if (!existsSync(file)) throw new CliError(`no file at ${file}`);
   const db = await openDb(file);
   try {
@@ -109,12 +108,16 @@ export const checkCommand = defineCommand({
   meta: {
     name: "check",
     description:
-      "Integrity, foreign keys, kasa's invariants; exit 1 on a finding (one per line).\n\nExample: kasa check --db /var/lib/kasa/kasa.db",
+      "Integrity, foreign keys, kasa's invariants; one line per finding, exit 1.\n\n" +
+      "On PostgreSQL kasa's invariants only: PostgreSQL enforces foreign keys and column types itself.\n\n" +
+      "Example: kasa check --db /var/lib/kasa/kasa.db",
   },
   args: { ...commonArgs },
   run: async ({ args }) => {
-    const findings = await withStore(args, ({ store }) => {
-      const db = sqliteDb(store, "check", "amcheck and the database's own monitoring");
+    const findings = await withStore(args, async ({ store }) => {
+      // Product 22: a PostgreSQL database has no file for kasa to check (docs/postgresql.md).
+      if (store.kind === "postgres") return await store.invariantFindings();
+      const db = store.db;
       const sqlite = sqliteFindings(db);
       // The invariants read rows a damaged file may not return whole; report SQLite's word first.
       return sqlite.length > 0 ? sqlite : invariantFindings(db);

@@ -71,6 +71,11 @@ export interface Store {
    */
   readonly q: Repos;
   /**
+   * Whether other kasa instances may write to this database at the same time (product 22:
+   * PostgreSQL). Their timers then also poll it for due rows they did not schedule themselves.
+   */
+  readonly shared: boolean;
+  /**
    * Runs one unit of work and resolves after its COMMIT is durable. On SQLite (DESIGN.md request
    * flow 4): every unit queued in one event-loop turn runs in ONE `BEGIN IMMEDIATE` transaction,
    * one after another, each in its own SAVEPOINT (a unit that throws rolls back and rejects
@@ -126,6 +131,12 @@ export interface MetaOps {
   set(key: string, value: string): Promise<void>;
   /** Inserts only when absent; answers the value that is now stored. */
   setOnce(key: string, value: string): Promise<string>;
+  /**
+   * Product 22 rate-limit shares: renews this instance's heartbeat until `untilMs` (an instant at
+   * or before `nowMs` takes it out), forgets every heartbeat that ran out by `nowMs`, and answers
+   * the live instances' ids in byte order. Wall-clock instants, never the sandbox clock.
+   */
+  heartbeat(instanceId: string, untilMs: number, nowMs: number): Promise<string[]>;
 }
 
 export interface SecretsOps {

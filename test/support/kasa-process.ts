@@ -5,11 +5,12 @@ import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
 import { createRuntime, sandboxClockFor } from "../../src/runtime";
-import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
+import { openStore } from "../../src/store/open";
 import { formClient } from "../../src/http/sandbox/form-client";
 import { apiRequester, runtimeControls, type Reply } from "./harness";
 
-// One kasa "process" on a database FILE, for restart tests (refunds, day end): open, run, close,
+// One kasa "process" on a database FILE (or a PostgreSQL URL), for restart tests (refunds, day end) and
+// several instances on one database (product 22): open, run, close,
 // open again on the same file with the same manual clock. Like harness.ts, an unexpected 500 throws.
 
 export const BASE = "http://kasa.test";

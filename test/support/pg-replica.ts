@@ -39,7 +39,12 @@ const common = (dir: string, port: number) =>
 async function startOnFreePort(bin: string, dir: string, data: string, log: string, extra: string): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const start = await runPg(bin, "pg_ctl", ["start", "-w", "-t", "60", "-D", data, "-l", log, "-o", `${common(dir, port)} ${extra}`], dir);
+    const start = await runPg(
+      bin,
+      "pg_ctl",
+      ["start", "-w", "-t", "60", "-D", data, "-l", log, "-o", `${common(dir, port)} ${extra}`],
+      dir,
+    );
     if (start.code === 0) return port;
     if (attempt === 3) throw new Error(`pg_ctl start of ${data} failed on port ${port}:\n${start.output}\n${logTail(log)}`);
   }
@@ -115,7 +120,8 @@ export async function startPgReplicaPair(): Promise<PgReplicaPair> {
       primaryPort,
       standbyPort,
       url,
-      failoverUrl: (database) => `postgres://postgres@127.0.0.1:${primaryPort},127.0.0.1:${standbyPort}/${database}?target_session_attrs=read-write`,
+      failoverUrl: (database) =>
+        `postgres://postgres@127.0.0.1:${primaryPort},127.0.0.1:${standbyPort}/${database}?target_session_attrs=primary`,
       killPrimary: async () => {
         const result = await runPg(bin, "pg_ctl", ["stop", "-D", primary, "-m", "immediate", "-w"], dir);
         if (result.code !== 0) throw new Error(`pg_ctl stop -m immediate of the primary failed:\n${result.output}`);

@@ -1,6 +1,6 @@
 import type { TimerModule } from "../../timer-modules";
 import { bankOf } from "../payments/bank-of";
-import { SECOND_MS } from "../../limits";
+import { BANK_TAKEOVER_MS, SECOND_MS } from "../../limits";
 import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
 
 /**
@@ -11,6 +11,7 @@ import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, while
  */
 export const captureCheckTimer: TimerModule = {
   kind: CAPTURE_CHECK_TIMER,
+  takeoverAfterMs: BANK_TAKEOVER_MS,
   handler: (deps) => async (attemptId, dueAtMs) => {
     const check = await deps.store.q.bank.check(attemptId);
     if (!check || check.dueAtMs === null) return;

@@ -26,7 +26,23 @@ export type RateLimiter = {
   observeRefusals(observer: (budget: BudgetName) => void): void;
   /** Entries held in memory; the eviction sweep keeps it near the number of constraining ones. */
   size(): number;
+  /**
+   * Product 22: this instance is number `index` (0-based) of `count` live instances on a shared
+   * database, and admits only its share of every budget (shareOf).
+   */
+  setShare(index: number, count: number): void;
 };
+
+/**
+ * Instance `index` of `count`'s part of a budget of `limit`: the budget divided evenly, the
+ * remainder going one each to the first instances, so the shares add up to exactly `limit` and
+ * the instances together never admit more than the budget (a budget smaller than the number of
+ * instances leaves the last ones no share: they refuse it).
+ */
+export function shareOf(limit: number, index: number, count: number): number {
+  if (count <= 1) return limit;
+  return Math.floor(limit / count) + (index < limit % count ? 1 : 0);
+}
 
 export type RateLimiterOptions = { readonly limits: Readonly<Record<BudgetName, BudgetLimit>> | "off" };
 
@@ -108,7 +124,7 @@ const checkLimits = (limits: Readonly<Record<BudgetName, BudgetLimit>>): Record<
 };
 
 export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
-  if (options.limits === "off") return { tryAcquire: () => true, observeRefusals: () => {}, size: () => 0 };
+  if (options.limits === "off") return { tryAcquire: () => true, observeRefusals: () => {}, size: () => 0, setShare: () => {} };
   const limits = checkLimits(options.limits);
   const anyOff = BUDGET_NAMES.some((name) => limits[name] === "off");
   const entries = new Map<string, Entry>();
@@ -117,6 +133,7 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
   // keeps each ring sorted and lets no backwards step free (or double-count) any budget.
   let latestMs = Number.NEGATIVE_INFINITY;
   let refused: (budget: BudgetName) => void = () => {};
+  let share = { index: 0, count: 1 };
 
   const sweep = (steps: number, nowMs: number): void => {
     for (let step = 0; step < steps; step += 1) {
@@ -137,7 +154,7 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
     latestMs = Math.max(latestMs, nowMs);
     const atMs = latestMs;
     const ids = checks.map(toEntryId);
-    const caps = checks.map((c) => effectiveLimit(c.budget, limits[c.budget] as number, c.multiplier));
+    const caps = checks.map((c) => shareOf(effectiveLimit(c.budget, limits[c.budget] as number, c.multiplier), share.index, share.count));
     // First pass decides without changing any count, so a refusal consumes nothing anywhere.
     for (let i = 0; i < checks.length; i += 1) {
       const entry = entries.get(ids[i]!);
@@ -169,5 +186,8 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
       refused = observer;
     },
     size: () => entries.size,
+    setShare(index, count) {
+      share = { index, count };
+    },
   };
 };

@@ -1,3 +1,4 @@
+import { BANK_TAKEOVER_MS } from "../../limits";
 import type { TimerModule } from "../../timer-modules";
 import { askAgain, recordRefundResult, REFUND_CHECK_TIMER } from "./record";
 
@@ -9,6 +10,7 @@ import { askAgain, recordRefundResult, REFUND_CHECK_TIMER } from "./record";
  */
 export const refundCheckTimer: TimerModule = {
   kind: REFUND_CHECK_TIMER,
+  takeoverAfterMs: BANK_TAKEOVER_MS,
   handler: (deps) => async (refundId, dueAtMs) => {
     if (deps.clock.nowMs() < dueAtMs) {
       deps.timers.schedule(REFUND_CHECK_TIMER, refundId, dueAtMs);

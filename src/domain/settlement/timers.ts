@@ -1,3 +1,4 @@
+import { BANK_TAKEOVER_MS } from "../../limits";
 import type { TimerModule } from "../../timer-modules";
 import { addDays } from "../checks/istanbul-time";
 import { runDayEnd } from "./dayend";
@@ -40,6 +41,7 @@ export const dayendTimer: TimerModule = {
  */
 export const payoutTimer: TimerModule = {
   kind: PAYOUT_TIMER,
+  takeoverAfterMs: BANK_TAKEOVER_MS,
   handler: (deps) => async (batchId, dueAtMs) => {
     if (deps.clock.nowMs() < dueAtMs) {
       deps.timers.schedule(PAYOUT_TIMER, batchId, dueAtMs);

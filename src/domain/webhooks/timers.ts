@@ -8,7 +8,8 @@
  * "webhook-sweep": rows queued by ANOTHER process (the CLI's `webhooks resend` and `webhooks test`
  * write to the same database while the server runs) have no timer in this process; every few
  * seconds the sweep hands due pending rows to the wheel. A row the wheel already knows gets a
- * duplicate timer, which the worker ignores.
+ * duplicate timer, which the worker ignores. On a database several instances share (product 22)
+ * it also resumes the attempts an instance that stopped left in flight, once they are orphaned.
  */
 import type { Deps } from "../../deps";
 import { WEBHOOK_BATCH_SIZE, WEBHOOK_SWEEP_INTERVAL_MS } from "../../limits";
@@ -22,16 +23,25 @@ const SWEEP_KEY = "outbox";
 
 export const webhookTimerModule: TimerModule = {
   kind: WEBHOOK_TIMER,
+  // The sweep below hands over other instances' rows (and their orphans), page by page.
+  polled: false,
   handler: (deps) => createWebhookWorker(deps).handle,
   pending: (deps) => pendingDeliveries(deps),
 };
 
 export const webhookSweepModule: TimerModule = {
   kind: WEBHOOK_SWEEP_TIMER,
+  polled: false,
   handler: (deps) => async (_key, dueAtMs) => {
     const nowMs = deps.clock.nowMs();
     if (nowMs < dueAtMs) return;
     for (const row of await deps.store.q.webhooks.due(nowMs, WEBHOOK_BATCH_SIZE)) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs);
+    // Product 22: an attempt left in flight by an instance that stopped is resumed by another.
+    if (deps.store.shared) {
+      for (const row of await deps.store.q.webhooks.inFlightPage("", WEBHOOK_BATCH_SIZE)) {
+        if (row.atMs + ORPHAN_AFTER_MS <= nowMs) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs + ORPHAN_AFTER_MS);
+      }
+    }
     deps.timers.schedule(WEBHOOK_SWEEP_TIMER, SWEEP_KEY, nowMs + WEBHOOK_SWEEP_INTERVAL_MS);
   },
   pending: (deps) => [{ key: SWEEP_KEY, dueAtMs: deps.clock.nowMs() + WEBHOOK_SWEEP_INTERVAL_MS }],

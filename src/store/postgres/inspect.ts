@@ -113,3 +113,13 @@ export async function paymentCodesPresent(sql: Sql, codes: readonly string[]): P
   const rows = await sql<Array<{ code: string }>>`SELECT code FROM payments WHERE code = ANY(${[...codes]}::text[]) ORDER BY code`;
   return rows.map((r) => r.code);
 }
+
+/**
+ * Every row of one kasa table, as SQLite would answer it: a boolean flag as 1 or 0 (the SQLite
+ * counterpart is tableRows in src/store/sqlite/inspect.ts), in no particular order. Open `sql` with
+ * connectPg so bigints read as numbers. How a test compares a copied database with its source.
+ */
+export async function tableRows(sql: Sql, table: string): Promise<Array<Record<string, unknown>>> {
+  const rows = await sql<Array<Record<string, unknown>>>`SELECT * FROM ${sql(table)}`;
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v])));
+}

@@ -4,6 +4,7 @@ import { wallNowMs } from "../../clock";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
 import type { OpenOptions, Store, Unit } from "../store";
 import { connectPg, type Pg } from "./pg";
+import { invariantFindingsPg } from "./maintenance-pg";
 import { createPgRepos } from "./pg-repos";
 import schemaSql from "./schema.sql" with { type: "text" };
 
@@ -15,6 +16,9 @@ import schemaSql from "./schema.sql" with { type: "text" };
 
 export interface PgStore extends Store {
   readonly kind: "postgres";
+  readonly shared: true;
+  /** `kasa check` (product 19): kasa's invariants on this database, one line per finding (maintenance-pg.ts). */
+  invariantFindings(): Promise<string[]>;
 }
 
 /** Any constant of our own: the advisory lock that serialises schema changes of starting instances. */
@@ -88,6 +92,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const inTransaction = <T>(unit: Unit<T>, seal: SecretBox) => sql.begin((tx) => unit(createPgRepos(tx as Pg, seal))) as Promise<T>;
   return {
     kind: "postgres",
+    shared: true,
     q: createPgRepos(sql, box),
     stats,
     observeBatches(o) {
@@ -109,6 +114,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
       observer?.(1, wallNowMs() - started);
       return value;
     },
+    invariantFindings: () => invariantFindingsPg(sql),
     async rotateMasterKey(next) {
       return await this.write((tx) => tx.secrets.reseal(box, secretBox(next)));
     },

@@ -450,3 +450,12 @@ CREATE OR REPLACE TRIGGER metric_refund_status AFTER UPDATE OF status ON refunds
 FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric('refund', 'status');
 CREATE OR REPLACE TRIGGER metric_delivery_attempt AFTER INSERT ON webhook_attempts
 FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('delivery', 'outcome');
+
+-- `kasa check` (product 19) on PostgreSQL: an outbox body parsed as JSON, NULL when it is not JSON
+-- (SQLite's json_valid; PostgreSQL 15 has neither IS JSON nor pg_input_is_valid).
+CREATE OR REPLACE FUNCTION kasa_jsonb_or_null(body text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN body::jsonb;
+EXCEPTION WHEN others THEN
+  RETURN NULL;
+END $$;

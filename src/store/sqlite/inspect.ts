@@ -109,3 +109,8 @@ export async function writeForeignDatabase(path: string): Promise<void> {
     db.close();
   }
 }
+
+/** Every row of one kasa table as stored, in no particular order: what a copy to PostgreSQL is compared with (product 22). */
+export function tableRows(store: Opened, table: string): Array<Record<string, unknown>> {
+  return store.db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"`).all();
+}

@@ -1,5 +1,7 @@
 import type { Db } from "./db";
 
+export const INSTANCE_PREFIX = "instance:";
+
 /** Small key/value facts of the deployment: sandbox clock offset, sim-bank secret. */
 export function metaSql(db: Db) {
   return {
@@ -10,6 +12,18 @@ export function metaSql(db: Db) {
     setOnce(key: string, value: string): string {
       db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(key, value);
       return db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(key)?.value ?? value;
+    },
+    /** Product 22: instance heartbeats are meta rows `instance:<id>` holding their expiry (store.ts). */
+    heartbeat(instanceId: string, untilMs: number, nowMs: number): string[] {
+      db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+        `${INSTANCE_PREFIX}${instanceId}`,
+        String(untilMs),
+      );
+      db.prepare("DELETE FROM meta WHERE key LIKE 'instance:%' AND CAST(value AS INTEGER) <= ?").run(nowMs);
+      return db
+        .prepare("SELECT substr(key, 10) AS id FROM meta WHERE key LIKE 'instance:%' ORDER BY key")
+        .all<{ id: string }>()
+        .map((r) => r.id);
     },
   };
 }

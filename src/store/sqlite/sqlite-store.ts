@@ -110,6 +110,7 @@ function createStore(db: Db, box: SecretBox, log: Log): SqliteStore {
 
   return {
     kind: "sqlite",
+    shared: false,
     db,
     q: committedReads(repos, () => running),
     stats,
