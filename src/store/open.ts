@@ -20,11 +20,6 @@ export type OpenedStore = SqliteStore | PgStore;
 /** The database as it may be printed: a URL's password never reaches a banner or a log line. */
 export function describeDb(db: string): string {
   if (!isPostgresUrl(db)) return db;
-  try {
-    const url = new URL(db);
-    if (url.password !== "") url.password = "***";
-    return url.href;
-  } catch {
-    return "postgres://(unparsable URL)";
-  }
+  // Not `new URL`: a failover URL lists several hosts (`host1:5432,host2:5432`), which it refuses.
+  return db.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@]*@/i, "$1:***@");
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BUDGET_NAMES } from "../../src/domain/rate-limits/budgets";
+import { startPgCluster, withAdmin, type PgCluster } from "../support/pg-cluster";
 import { baseBinary, type Base } from "./base-binary";
 import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling, type Figure } from "./ceilings";
 import { compare, type BaseResult } from "./compare";
@@ -14,6 +15,9 @@ import { ensureWrk, waitForQuiet } from "./tools";
 // Each kasa scenario also runs, right after, against the base commit's binary (`--base REF`,
 // HEAD~1 by default, `none` to skip; a smoke pass skips it unless --base is given), so a
 // regression shows as this tree's figure over the base's, measured on the same machine and minute.
+// Most kasa scenarios run a second time with the binary on PostgreSQL (rows `pg-…`, right after their
+// SQLite twin), on one throw-away local cluster the run starts when it needs one and stops at the
+// end; a last table puts each PostgreSQL figure beside SQLite's with their ratio.
 //
 //   bun test/bench/run.ts [--seconds N] [--only id,id] [--keep] [--smoke] [--base REF|none]
 
@@ -24,13 +28,18 @@ type Row = {
   kind: "rps" | "seconds" | "mib";
   /** A figure of kasa itself, so also measured on the base binary; ceilings and diagnostics are not. */
   kasa?: true;
+  /** Runs with the binary on PostgreSQL; `twin` is the id of the same scenario on SQLite. */
+  store?: "postgres";
+  twin?: string;
+  /** Left out of a --smoke pass unless --only names it. */
+  smoke?: false;
   run: (ctx: s.RunContext) => Promise<Figure>;
 };
 
 const scan = { figure: null as Figure | null, db: "" };
 
 /** The table, in print order; ceilings first. Later issues add rows here. */
-const ROWS: Row[] = [
+const SQLITE_ROWS: Row[] = [
   {
     id: "ceiling-http",
     label: 'ceiling: bare Bun.serve {"ok":true}',
@@ -103,6 +112,36 @@ const ROWS: Row[] = [
     run: async (c) => (scan.figure = await bareScan(c.dir, scan.db || (await s.startupWithTimers(c)).db)),
   },
 ];
+
+/**
+ * The scenarios also run on PostgreSQL, each right after its SQLite twin (same minute, same seed
+ * copied with `kasa migrate-to-postgres`). Left out: the two seeded with a million rows (a month of
+ * payments, pending timers), which a full run would spend minutes copying before measuring.
+ */
+const ON_POSTGRES = new Set([
+  "list-links",
+  "get-link",
+  "installment-options",
+  "create-payment",
+  "create-payment-replay",
+  "create-link",
+  "full-flows",
+  "webhooks",
+]);
+/** The one PostgreSQL row of a --smoke pass: it proves the cluster, the copy and the row work, in seconds. */
+const SMOKE_ON_POSTGRES = "create-payment";
+
+const onPostgres = (row: Row): Row => ({
+  ...row,
+  id: `pg-${row.id}`,
+  label: `${row.label} (PostgreSQL)`,
+  store: "postgres",
+  twin: row.id,
+  ...(row.id === SMOKE_ON_POSTGRES ? {} : { smoke: false as const }),
+  run: (c) => row.run({ ...c, store: "postgres" }),
+});
+
+const ROWS: Row[] = SQLITE_ROWS.flatMap((r) => (ON_POSTGRES.has(r.id) ? [r, onPostgres(r)] : [r]));
 
 function options(argv: string[]) {
   const smoke = argv.includes("--smoke");
@@ -208,6 +247,43 @@ function mainTable(results: Record<string, Result>): string[] {
   return lines;
 }
 
+type PgInfo = { version: string; fsync: string; synchronousCommit: string };
+
+/** Each PostgreSQL figure beside its SQLite twin's, from this run; the rows left on SQLite say so. */
+function storeTable(rows: Row[], results: Record<string, Result>, pg: PgInfo | null): string[] {
+  const pgRows = rows.filter((r) => r.store === "postgres" && results[r.id]);
+  if (pgRows.length === 0 || pg === null) return [];
+  const lines = [
+    "",
+    `PostgreSQL beside SQLite, same run and machine (local PostgreSQL ${pg.version}, fsync=${pg.fsync}, ` +
+      `synchronous_commit=${pg.synchronousCommit}; SQLite WAL, synchronous=FULL):`,
+    "| figure | SQLite | PostgreSQL | PostgreSQL / SQLite |",
+    "|---|---:|---:|---:|",
+  ];
+  for (const row of pgRows) {
+    const pgRps = results[row.id]!.rps;
+    const sqliteRps = results[row.twin!]?.rps;
+    const ratio = pgRps !== undefined && sqliteRps ? `${fmt(pgRps / sqliteRps, 2)}x` : "";
+    const label = row.label.replace(/ \(PostgreSQL\)$/, "");
+    lines.push(`| ${label} | ${sqliteRps === undefined ? "not run" : `${fmt(sqliteRps)}/s`} | ${fmt(pgRps)}/s | ${ratio} |`);
+  }
+  const sqliteOnly = rows.filter((r) => r.kasa && r.store === undefined && results[r.id] && !ON_POSTGRES.has(r.id));
+  if (sqliteOnly.length > 0)
+    lines.push(`not run on PostgreSQL: ${sqliteOnly.map((r) => r.label).join(", ")} (seeded with a million rows in a SQLite file)`);
+  return lines;
+}
+
+/** The cluster's version and durability settings, printed with the PostgreSQL figures. */
+async function pgInfo(cluster: PgCluster): Promise<PgInfo> {
+  let info: PgInfo = { version: "?", fsync: "?", synchronousCommit: "?" };
+  await withAdmin(cluster.url, async (sql) => {
+    const [row] = await sql<PgInfo[]>`SELECT current_setting('server_version') AS version, current_setting('fsync') AS fsync,
+      current_setting('synchronous_commit') AS "synchronousCommit"`;
+    if (row) info = { version: row.version.split(" ")[0]!, fsync: row.fsync, synchronousCommit: row.synchronousCommit };
+  });
+  return info;
+}
+
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   if (!existsSync("dist/kasa")) throw new Error("dist/kasa is missing: run `npm run bench` (it builds first)");
@@ -218,8 +294,29 @@ async function main(): Promise<void> {
   // Inside the project, so the ceiling scripts resolve the project's own node_modules.
   const dir = mkdtempSync(join("bench", "run-"));
   const limitsFile = raisedLimitsFile(dir, BUDGET_NAMES);
-  const ctx: s.RunContext = { dir, limitsFile, sizes: o.sizes, nowMs: Date.now(), binary: resolve("dist/kasa") };
-  const selected = ROWS.filter((r) => o.only === null || o.only.includes(r.id) || r.against === null);
+  const selected = ROWS.filter((r) => r.against === null || (o.only === null ? !(o.smoke && r.smoke === false) : o.only.includes(r.id)));
+  // One throw-away cluster for the whole run, with kasa's durable settings (fsync and
+  // synchronous_commit on, as SQLite's synchronous=FULL); stopped at the end, also on a failure.
+  const cluster = selected.some((r) => r.store === "postgres") ? await startPgCluster() : null;
+  try {
+    const pg = cluster === null ? null : await pgInfo(cluster);
+    const ctx: s.RunContext = {
+      dir,
+      limitsFile,
+      sizes: o.sizes,
+      nowMs: Date.now(),
+      binary: resolve("dist/kasa"),
+      pgUrl: cluster?.url ?? null,
+    };
+    await report(o, selected, ctx, base, pg);
+  } finally {
+    await cluster?.stop();
+  }
+  if (!o.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Measures the selected rows, prints the tables and writes bench/results.json. */
+async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.RunContext, base: Base | null, pg: PgInfo | null) {
   const quiet = { ms: o.smoke ? 0 : 60_000 };
   const measured = await measure(selected, ctx, base, quiet);
   const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
@@ -238,13 +335,13 @@ async function main(): Promise<void> {
     const again = remeasured.length === 0 ? [] : [`(measured twice on both binaries, better run kept: ${remeasured.join(", ")})`];
     lines.push("", ...comparison.table, ...again, "", comparison.verdict);
   }
+  lines.push(...storeTable(selected, results, pg));
   process.stdout.write(`${lines.join("\n")}\n`);
   const baseJson = base === null ? null : { ...base, results: baseResults, misses: comparison?.misses, verdict: comparison?.verdict };
   writeFileSync(
     join("bench", "results.json"),
-    `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, results, base: baseJson }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), smoke: o.smoke, sizes: o.sizes, postgres: pg, results, base: baseJson }, null, 2)}\n`,
   );
-  if (!o.keep) rmSync(dir, { recursive: true, force: true });
 }
 
 await main();

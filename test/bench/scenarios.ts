@@ -1,16 +1,37 @@
 import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
-import { BENCH_KEY, TERMINAL, seedDb, seededCopy, type BenchSeed } from "./seed-db";
+import { BENCH_KEY, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
 import { HOST, cpuSeconds, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
 // kasa's scenarios: each starts `ctx.binary serve` on a database seeded for it, with every rate
 // budget raised by a --limits file, and drives it on loopback. A scenario is one row of the table.
 // The binary is a parameter so the same scenario can run against this tree's dist/kasa and against
 // the base commit's binary (base-binary.ts), each on its own copy of the same seeded database.
+// The store is a parameter too: with `store: "postgres"` the scenario's database is a fresh one on
+// the run's PostgreSQL cluster (`pgUrl`), holding a copy of the same seeded SQLite file.
 
 export type Sizes = { links: number; timers: number; payments: number; deliveries: number; seconds: number };
-export type RunContext = { dir: string; limitsFile: string; sizes: Sizes; nowMs: number; binary: string };
+export type RunContext = {
+  dir: string;
+  limitsFile: string;
+  sizes: Sizes;
+  nowMs: number;
+  binary: string;
+  /** Where the scenario's database lives: a SQLite file (the default) or the run's PostgreSQL cluster. */
+  store?: "sqlite" | "postgres";
+  /** The run's PostgreSQL cluster (its `postgres` database), when a selected row needs one. */
+  pgUrl?: string | null;
+};
+
+/** `--db` for a scenario: its seeded SQLite file, or a PostgreSQL database holding a copy of it. */
+async function onStore(ctx: RunContext, file: string): Promise<string> {
+  if (ctx.store !== "postgres") return file;
+  if (!ctx.pgUrl) throw new Error("a PostgreSQL scenario ran without the run's cluster");
+  return await postgresCopy(ctx.pgUrl, file);
+}
+
+const database = async (ctx: RunContext, seed: BenchSeed) => await onStore(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));
 
 type Kasa = { base: string; proc: Proc; startMs: number };
 
@@ -49,7 +70,7 @@ async function load(
   seed: BenchSeed,
   prepare: (k: Kasa) => Promise<{ path: string; script: string | null }>,
 ): Promise<Figure> {
-  const k = await startKasa(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));
+  const k = await startKasa(ctx, await database(ctx, seed));
   try {
     const { path, script } = await prepare(k);
     await wrk(`${k.base}${path}`, 1, script, ctx.dir);
@@ -115,7 +136,7 @@ export const createLinks = (ctx: RunContext) =>
 
 /** Create, handoff, ACS, callback with capture, 303 to the return URL: 64 buyers at a time. */
 export async function fullFlows(ctx: RunContext): Promise<Figure> {
-  const k = await startKasa(ctx, await seededCopy(ctx.dir, ctx.nowMs, {}));
+  const k = await startKasa(ctx, await database(ctx, {}));
   try {
     // Redirects are the client's to follow (never fetch's): the last one leaves for the return URL.
     const client = formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [k.base]);
@@ -179,11 +200,13 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
       return new Response(null, { status: 204 });
     },
   });
-  // Seeded afresh per binary rather than copied: the receiver's port is in the database.
-  const name = `webhooks-${Math.random().toString(36).slice(2)}`;
-  const db = await seedDb(ctx.dir, name, ctx.nowMs, { deliveries: ctx.sizes.deliveries, webhookUrl: `http://${HOST}:${port}/hooks` });
-  const k = await startKasa(ctx, db);
+  let k: Kasa | undefined;
   try {
+    // Seeded afresh per binary rather than copied: the receiver's port is in the database. A
+    // seeding or copy that fails still stops the receiver, or it would keep the run alive.
+    const name = `webhooks-${Math.random().toString(36).slice(2)}`;
+    const file = await seedDb(ctx.dir, name, ctx.nowMs, { deliveries: ctx.sizes.deliveries, webhookUrl: `http://${HOST}:${port}/hooks` });
+    k = await startKasa(ctx, await onStore(ctx, file));
     const t0 = performance.now();
     const cpu0 = cpuSeconds(k.proc.pid);
     while (received < ctx.sizes.deliveries && performance.now() - t0 < 120_000) await sleep(20);
@@ -191,7 +214,7 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
     if (received < ctx.sizes.deliveries) throw new Error(`only ${received} of ${ctx.sizes.deliveries} webhooks arrived`);
     return { rps: received / s, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / received };
   } finally {
-    await k.proc.stop();
+    await k?.proc.stop();
     receiver.stop(true);
   }
 }

@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
@@ -8,6 +9,7 @@ import { createRuntime } from "../../src/runtime";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
+import { freshDatabase } from "../support/pg-cluster";
 
 // The databases the benchmarks start kasa on, written through kasa's own store operations before
 // the server starts: a partner, a terminal on a bank connection with the limits every real
@@ -210,6 +212,26 @@ export async function seededCopy(dir: string, nowMs: number, seed: BenchSeed): P
   copyFileSync(from, path);
   if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${path}-wal`);
   return path;
+}
+
+/**
+ * A new database on the run's PostgreSQL cluster holding exactly what the seeded SQLite file `from`
+ * holds, copied by this tree's own `kasa migrate-to-postgres` (batched, one transaction, counts
+ * checked): both stores start from the same rows, and seeding costs a copy, not a round trip per
+ * row. Always this tree's binary, whichever binary the scenario then runs: the file is this tree's.
+ */
+export async function postgresCopy(clusterUrl: string, from: string): Promise<string> {
+  const { url } = await freshDatabase(clusterUrl);
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((done, fail) => {
+    const child = spawn(resolve("dist/kasa"), ["migrate-to-postgres", "--from", from, "--to", url], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += String(d)));
+    child.stderr.on("data", (d) => (output += String(d)));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, output }));
+  });
+  if (code !== 0) throw new Error(`kasa migrate-to-postgres --from ${from} --to ${url} failed:\n${output}`);
+  return url;
 }
 
 /** A `--limits` file raising every budget to the most the file allows (product 12: raised, never off). */

@@ -69,6 +69,8 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     const row = await deps.store.q.webhooks.get(id);
     if (!row || row.status !== "pending") return;
     if (row.nextAttemptAtMs !== null && startedAtMs < row.nextAttemptAtMs) return;
+    // Claimed meanwhile (another instance, product 22): in flight, and not orphaned before its deadline.
+    if (row.nextAttemptAtMs === null && startedAtMs < row.updatedAtMs + ORPHAN_AFTER_MS) return;
     if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
       const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
       if (dropped) deps.log.info("webhook dropped", { deliveryId: id, reason: "24 h window passed before the attempt" });

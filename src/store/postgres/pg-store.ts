@@ -120,7 +120,9 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
     },
     async close() {
       closed = true;
-      await sql.end();
+      // A query that died with a failed-over primary can stay "current" on its connection
+      // (porsager/postgres#1130): without a deadline, end() would wait for it forever.
+      await sql.end({ timeout: 5 });
     },
   };
 }

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { describeDb, isPostgresUrl } from "../../../src/store/open";
+
+// Product 22: `--db` takes a file or a PostgreSQL URL; a URL's password never reaches a banner,
+// an error line or a log, whatever the URL's shape (a failover URL lists several hosts).
+
+describe("product 22: the database as printed", () => {
+  it.each([
+    ["kasa.db", "kasa.db", false],
+    ["/var/lib/kasa/kasa.db", "/var/lib/kasa/kasa.db", false],
+    ["postgres://kasa:s3cret@db:5432/kasa", "postgres://kasa:***@db:5432/kasa", true],
+    ["postgresql://kasa:a/b%40c@db/kasa", "postgresql://kasa:***@db/kasa", true],
+    ["POSTGRES://kasa:x@db/kasa", "POSTGRES://kasa:***@db/kasa", true],
+    [
+      "postgres://kasa@h1:5432,h2:5432/kasa?target_session_attrs=primary",
+      "postgres://kasa@h1:5432,h2:5432/kasa?target_session_attrs=primary",
+      true,
+    ],
+    ["postgres://kasa:pw@h1:5432,h2:5432/kasa", "postgres://kasa:***@h1:5432,h2:5432/kasa", true],
+  ])("%s prints as %s", (db, printed, url) => {
+    expect(describeDb(db)).toBe(printed);
+    expect(isPostgresUrl(db)).toBe(url);
+  });
+});
