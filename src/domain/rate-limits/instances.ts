@@ -36,7 +36,8 @@ export function instanceHeartbeat(store: Store, limiter: RateLimiter, log: Log, 
       if (timer) clearInterval(timer);
       timer = undefined;
       const nowMs = wallNowMs();
-      await store.write((tx) => tx.meta.heartbeat(id, nowMs, nowMs));
+      // Leaving is a courtesy: if the database is gone already, the heartbeat runs out by itself.
+      await store.write((tx) => tx.meta.heartbeat(id, nowMs, nowMs)).catch(() => {});
     },
   };
 }
