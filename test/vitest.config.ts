@@ -51,8 +51,10 @@ export default defineConfig({
         },
       },
       {
-        // Issue 23: the API suite again, each harness on its own PostgreSQL database. Left out:
-        // what only a SQLite file has (query plans, the bytes of the file on disk).
+        // Issue 23: the API suite again, in npm test (npm run test:pg), every harness on a PostgreSQL
+        // database of its test file's own, emptied between harnesses; the cluster answers commits
+        // before its WAL flush (durability is the failover test's business). Left out: what only a
+        // SQLite file has (query plans, the bytes of the file on disk).
         extends: true,
         test: {
           name: "api-pg",

@@ -79,9 +79,7 @@ async function load(
     if (r.errors > r.requests / 100) throw new Error(`${r.errors} of ${r.requests} requests failed on ${path}`);
     return { rps: r.rps, p99Ms: r.p99Ms, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / Math.max(1, r.requests) };
   } finally {
-    const t = performance.now();
-    const code = await k.proc.stop();
-    process.stderr.write(`[t] stopped ${code} in ${Math.round(performance.now() - t)} ms\n${k.proc.output().split("\n").filter((l) => !l.includes('"msg":"request"')).join("\n")}\n`);
+    await k.proc.stop();
   }
 }
 
