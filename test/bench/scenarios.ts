@@ -2,7 +2,7 @@ import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
 import { BENCH_KEY, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
-import { HOST, cpuSeconds, rssMiB, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
+import { HOST, cpuSeconds, rssMiB, settled, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
 // kasa's scenarios: each starts `ctx.binary serve` on a database seeded for it, with every rate
 // budget raised by a --limits file, and drives it on loopback. A scenario is one row of the table.
@@ -77,7 +77,9 @@ async function load(
     const cpu0 = cpuSeconds(k.proc.pid);
     const r = await wrk(`${k.base}${path}`, ctx.sizes.seconds, script, ctx.dir);
     if (r.errors > r.requests / 100) throw new Error(`${r.errors} of ${r.requests} requests failed on ${path}`);
-    return { rps: r.rps, p99Ms: r.p99Ms, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / Math.max(1, r.requests) };
+    const cpuUs = (cpuSeconds(k.proc.pid) - cpu0) * 1e6;
+    await settled(k.proc);
+    return { rps: r.rps, p99Ms: r.p99Ms, cpuUsPerOp: cpuUs / Math.max(1, r.requests) };
   } finally {
     await k.proc.stop();
   }

@@ -88,6 +88,20 @@ export function startProcess(command: string, args: string[], env: Record<string
   };
 }
 
+/**
+ * Waits until `proc` printed nothing for `quietMs` (kasa logs a line per request), at most `maxMs`:
+ * wrk leaves at its deadline with requests still queued in the server, and a server stopped then
+ * cuts them short (kasa on PostgreSQL then closed its store under them and took 15 s to exit).
+ */
+export async function settled(proc: Proc, quietMs = 300, maxMs = 10_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  let seen = -1;
+  while (performance.now() < until && proc.output().length !== seen) {
+    seen = proc.output().length;
+    await sleep(quietMs);
+  }
+}
+
 /** Polls `url` until it answers at all; the milliseconds it took from `sinceMs`. */
 export async function waitForAnswer(url: string, sinceMs: number, proc: Proc, timeoutMs = 120_000): Promise<number> {
   while (performance.now() - sinceMs < timeoutMs) {

@@ -9,6 +9,8 @@
 --   CHECK goes: PostgreSQL has the type. Flags without that CHECK (payments.three_d_started,
 --   payment_attempts.counted) keep their numbers, as in SQLite.
 -- * REAL becomes double precision, TEXT text (JSON lists stay text: the bytes are what kasa wrote).
+-- * Every text column is COLLATE "C": comparisons and orderings by bytes, as SQLite's BINARY, so a
+--   listing sorts the same on both stores whatever locale the database was created with.
 -- * WITHOUT ROWID has no meaning here; panel_audit's AUTOINCREMENT key becomes an identity column.
 -- * A PostgreSQL trigger runs a function: each SQLite trigger keeps its name and its WHEN, and its
 --   body moves to a PL/pgSQL function (kasa_*), shared where the bodies are the same.
@@ -21,19 +23,19 @@
 -- concurrent CREATE TABLE IF NOT EXISTS of one name can still collide in the catalog).
 
 CREATE TABLE IF NOT EXISTS meta (
-  key   text PRIMARY KEY,
-  value text NOT NULL
+  key   text COLLATE "C" PRIMARY KEY,
+  value text COLLATE "C" NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS psps (
-  id     text PRIMARY KEY,
+  id     text COLLATE "C" PRIMARY KEY,
   active boolean NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS connections (
-  id              text PRIMARY KEY,
-  psp_id          text NOT NULL REFERENCES psps(id),
-  bank            text NOT NULL,
+  id              text COLLATE "C" PRIMARY KEY,
+  psp_id          text COLLATE "C" NOT NULL REFERENCES psps(id),
+  bank            text COLLATE "C" NOT NULL,
   active          boolean NOT NULL,
   accepts_foreign boolean NOT NULL,
   accepts_debit   boolean NOT NULL,
@@ -43,75 +45,75 @@ CREATE TABLE IF NOT EXISTS connections (
   monthly_max     bigint,
   window_minutes  bigint,
   window_max      bigint,
-  bank_config     text     -- JSON settings of a non-sim bank (product 17 `est` object)
+  bank_config     text COLLATE "C"     -- JSON settings of a non-sim bank (product 17 `est` object)
 );
 
 CREATE TABLE IF NOT EXISTS partners (
-  id                     text PRIMARY KEY,
-  name                   text NOT NULL,
-  status                 text NOT NULL CHECK (status IN ('active', 'suspended', 'closed')),
-  allowed_redirect_hosts text,               -- JSON array of lower-case hosts, NULL = no list
+  id                     text COLLATE "C" PRIMARY KEY,
+  name                   text COLLATE "C" NOT NULL,
+  status                 text COLLATE "C" NOT NULL CHECK (status IN ('active', 'suspended', 'closed')),
+  allowed_redirect_hosts text COLLATE "C",               -- JSON array of lower-case hosts, NULL = no list
   amount_min             bigint,
   amount_max             bigint,
   card_attempt_limit     bigint NOT NULL DEFAULT 3,
   installment_cap        bigint,
-  webhook_url            text,
-  webhook_secret         text,
+  webhook_url            text COLLATE "C",
+  webhook_secret         text COLLATE "C",
   rate_limit_multiplier  double precision NOT NULL DEFAULT 1,
-  payout_account         text,
+  payout_account         text COLLATE "C",
   link_seq               bigint NOT NULL DEFAULT 0,  -- last partnerReference issued
   created_at_ms          bigint NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS api_keys (
-  id            text PRIMARY KEY,
-  partner_id    text NOT NULL REFERENCES partners(id),
-  key_hash      text NOT NULL UNIQUE,          -- hex SHA-256 of the whole key; the key itself is never stored
-  key_hint      text NOT NULL,                 -- "kasa_sk_…abcd" for listings
+  id            text COLLATE "C" PRIMARY KEY,
+  partner_id    text COLLATE "C" NOT NULL REFERENCES partners(id),
+  key_hash      text COLLATE "C" NOT NULL UNIQUE,          -- hex SHA-256 of the whole key; the key itself is never stored
+  key_hint      text COLLATE "C" NOT NULL,                 -- "kasa_sk_…abcd" for listings
   created_at_ms bigint NOT NULL,
   revoked_at_ms bigint
 );
 CREATE INDEX IF NOT EXISTS api_keys_partner ON api_keys(partner_id);
 
 CREATE TABLE IF NOT EXISTS terminals (
-  id                    text PRIMARY KEY,
-  partner_id            text NOT NULL REFERENCES partners(id),
-  connection_id         text NOT NULL REFERENCES connections(id),
+  id                    text COLLATE "C" PRIMARY KEY,
+  partner_id            text COLLATE "C" NOT NULL REFERENCES partners(id),
+  connection_id         text COLLATE "C" NOT NULL REFERENCES connections(id),
   active                boolean NOT NULL,
-  commission_basis      text NOT NULL CHECK (commission_basis IN ('gross', 'net')),
-  installments          text NOT NULL,          -- JSON array of counts
-  rates                 text NOT NULL,          -- JSON array of {count, brand, onUs, rateBps, fixedFee}
-  infrastructure        text NOT NULL CHECK (infrastructure IN ('standard', 'extended')),
+  commission_basis      text COLLATE "C" NOT NULL CHECK (commission_basis IN ('gross', 'net')),
+  installments          text COLLATE "C" NOT NULL,          -- JSON array of counts
+  rates                 text COLLATE "C" NOT NULL,          -- JSON array of {count, brand, onUs, rateBps, fixedFee}
+  infrastructure        text COLLATE "C" NOT NULL CHECK (infrastructure IN ('standard', 'extended')),
   direct_collection     boolean NOT NULL,
   value_days            bigint NOT NULL DEFAULT 1,
-  value_days_by_count   text,                   -- JSON object count -> days, NULL = none
-  bank                  text,
-  allowed_card_families text                    -- JSON array, NULL = all
+  value_days_by_count   text COLLATE "C",                   -- JSON object count -> days, NULL = none
+  bank                  text COLLATE "C",
+  allowed_card_families text COLLATE "C"                    -- JSON array, NULL = all
 );
 CREATE INDEX IF NOT EXISTS terminals_partner ON terminals(partner_id);
 
 CREATE TABLE IF NOT EXISTS bins (
-  bin          text PRIMARY KEY,
-  brand        text,
-  family       text NOT NULL CHECK (family IN ('credit', 'debit', 'prepaid', 'foreign')),
-  bank         text,
+  bin          text COLLATE "C" PRIMARY KEY,
+  brand        text COLLATE "C",
+  family       text COLLATE "C" NOT NULL CHECK (family IN ('credit', 'debit', 'prepaid', 'foreign')),
+  bank         text COLLATE "C",
   installments boolean NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS holds (
-  partner_id text NOT NULL REFERENCES partners(id),
-  reason     text NOT NULL CHECK (reason IN ('admin_hold')),
+  partner_id text COLLATE "C" NOT NULL REFERENCES partners(id),
+  reason     text COLLATE "C" NOT NULL CHECK (reason IN ('admin_hold')),
   since_ms   bigint NOT NULL,
   PRIMARY KEY (partner_id, reason)
 );
 
 CREATE TABLE IF NOT EXISTS agreements (
-  partner_id     text NOT NULL REFERENCES partners(id),
-  agreement_code text NOT NULL,
-  version        text NOT NULL,
-  agreement_name text NOT NULL,
-  requirement    text NOT NULL CHECK (requirement IN ('consent', 'wet_signature')),
-  kind           text NOT NULL CHECK (kind IN ('first', 'renewal')),
+  partner_id     text COLLATE "C" NOT NULL REFERENCES partners(id),
+  agreement_code text COLLATE "C" NOT NULL,
+  version        text COLLATE "C" NOT NULL,
+  agreement_name text COLLATE "C" NOT NULL,
+  requirement    text COLLATE "C" NOT NULL CHECK (requirement IN ('consent', 'wet_signature')),
+  kind           text COLLATE "C" NOT NULL CHECK (kind IN ('first', 'renewal')),
   deadline_at_ms bigint,
   accepted_at_ms bigint,
   created_at_ms  bigint NOT NULL,
@@ -119,19 +121,19 @@ CREATE TABLE IF NOT EXISTS agreements (
 );
 
 CREATE TABLE IF NOT EXISTS payment_links (
-  id                 text PRIMARY KEY,
-  partner_id         text NOT NULL REFERENCES partners(id),
-  token              text NOT NULL UNIQUE,
+  id                 text COLLATE "C" PRIMARY KEY,
+  partner_id         text COLLATE "C" NOT NULL REFERENCES partners(id),
+  token              text COLLATE "C" NOT NULL UNIQUE,
   partner_reference  bigint NOT NULL,
-  terminal_id        text NOT NULL REFERENCES terminals(id),
-  status             text NOT NULL CHECK (status IN ('pending', 'launched', 'initiated', 'completed', 'expired', 'failed', 'cancelled')),
+  terminal_id        text COLLATE "C" NOT NULL REFERENCES terminals(id),
+  status             text COLLATE "C" NOT NULL CHECK (status IN ('pending', 'launched', 'initiated', 'completed', 'expired', 'failed', 'cancelled')),
   amount             bigint NOT NULL,
   share_bps          bigint NOT NULL,
-  description        text,
-  redirect_url       text,
-  allowed_counts     text,            -- JSON array sorted, NULL = no restriction
-  items              text,            -- JSON array, NULL = none sent
-  payer_name         text,
+  description        text COLLATE "C",
+  redirect_url       text COLLATE "C",
+  allowed_counts     text COLLATE "C",            -- JSON array sorted, NULL = no restriction
+  items              text COLLATE "C",            -- JSON array, NULL = none sent
+  payer_name         text COLLATE "C",
   attempt_seq        bigint NOT NULL DEFAULT 0,  -- n of the last PL-<id>-<n> payment
   first_opened_at_ms bigint,
   last_opened_at_ms  bigint,
@@ -145,37 +147,37 @@ CREATE INDEX IF NOT EXISTS links_open_by_expiry ON payment_links(expires_at_ms)
   WHERE status IN ('pending', 'launched', 'initiated', 'failed');
 
 CREATE TABLE IF NOT EXISTS payments (
-  code                text PRIMARY KEY,
-  partner_id          text NOT NULL REFERENCES partners(id),
-  terminal_id         text NOT NULL REFERENCES terminals(id),
-  connection_id       text NOT NULL REFERENCES connections(id),
-  partner_tx_code     text NOT NULL,
-  channel             text NOT NULL CHECK (channel IN ('api', 'panel', 'link')),
-  link_id             text REFERENCES payment_links(id),
-  status              text NOT NULL CHECK (status IN ('initiated', 'captured', 'failed', 'expired', 'voided', 'refunded')),
+  code                text COLLATE "C" PRIMARY KEY,
+  partner_id          text COLLATE "C" NOT NULL REFERENCES partners(id),
+  terminal_id         text COLLATE "C" NOT NULL REFERENCES terminals(id),
+  connection_id       text COLLATE "C" NOT NULL REFERENCES connections(id),
+  partner_tx_code     text COLLATE "C" NOT NULL,
+  channel             text COLLATE "C" NOT NULL CHECK (channel IN ('api', 'panel', 'link')),
+  link_id             text COLLATE "C" REFERENCES payment_links(id),
+  status              text COLLATE "C" NOT NULL CHECK (status IN ('initiated', 'captured', 'failed', 'expired', 'voided', 'refunded')),
   amount              bigint NOT NULL,
   principal           bigint NOT NULL,   -- commission base on net terminals: link base amount or the amount
-  currency            text NOT NULL DEFAULT 'TRY',
+  currency            text COLLATE "C" NOT NULL DEFAULT 'TRY',
   installment         bigint NOT NULL,
-  description         text,
-  return_url          text,
-  payment_ref         text NOT NULL UNIQUE,
+  description         text COLLATE "C",
+  return_url          text COLLATE "C",
+  payment_ref         text COLLATE "C" NOT NULL UNIQUE,
   three_d_started     bigint NOT NULL DEFAULT 0,  -- 1 once a 3D step began on this ref (crash-safe marker)
   attempts_counted    bigint NOT NULL DEFAULT 0,
-  masked_pan          text,
-  card_brand          text,
-  card_family         text,
-  card_bank           text,
+  masked_pan          text COLLATE "C",
+  card_brand          text COLLATE "C",
+  card_family         text COLLATE "C",
+  card_bank           text COLLATE "C",
   applied_rate_bps    bigint,
   applied_fixed_fee   bigint,
   commission_amount   bigint,
   net_to_partner      bigint,
-  expected_value_date text,
-  bank_reference      text,
-  auth_code           text,
+  expected_value_date text COLLATE "C",
+  bank_reference      text COLLATE "C",
+  auth_code           text COLLATE "C",
   refunded_amount     bigint NOT NULL DEFAULT 0,  -- approved refunds and voids
-  settled_day         text,               -- Istanbul date of the day end that settled it
-  payout_batch_id     text,
+  settled_day         text COLLATE "C",               -- Istanbul date of the day end that settled it
+  payout_batch_id     text COLLATE "C",
   captured_at_ms      bigint,
   expires_at_ms       bigint NOT NULL,   -- end of the 3D window
   created_at_ms       bigint NOT NULL,
@@ -192,9 +194,9 @@ CREATE INDEX IF NOT EXISTS payments_by_link ON payments(link_id) WHERE link_id I
 CREATE INDEX IF NOT EXISTS payments_by_partner ON payments(partner_id, created_at_ms DESC);
 
 CREATE TABLE IF NOT EXISTS payment_attempts (
-  id            text PRIMARY KEY,
-  payment_code  text NOT NULL REFERENCES payments(code),
-  status        text NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
+  id            text COLLATE "C" PRIMARY KEY,
+  payment_code  text COLLATE "C" NOT NULL REFERENCES payments(code),
+  status        text COLLATE "C" NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
   counted       bigint NOT NULL DEFAULT 0,
   created_at_ms bigint NOT NULL,
   updated_at_ms bigint NOT NULL
@@ -202,18 +204,18 @@ CREATE TABLE IF NOT EXISTS payment_attempts (
 CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
 
 CREATE TABLE IF NOT EXISTS refunds (
-  id                  text PRIMARY KEY,
-  payment_code        text NOT NULL REFERENCES payments(code),
-  partner_id          text NOT NULL REFERENCES partners(id),
-  partner_refund_code text NOT NULL,
-  method              text NOT NULL CHECK (method IN ('void', 'credit')),
-  status              text NOT NULL CHECK (status IN ('pending', 'approved', 'declined')),
+  id                  text COLLATE "C" PRIMARY KEY,
+  payment_code        text COLLATE "C" NOT NULL REFERENCES payments(code),
+  partner_id          text COLLATE "C" NOT NULL REFERENCES partners(id),
+  partner_refund_code text COLLATE "C" NOT NULL,
+  method              text COLLATE "C" NOT NULL CHECK (method IN ('void', 'credit')),
+  status              text COLLATE "C" NOT NULL CHECK (status IN ('pending', 'approved', 'declined')),
   amount              bigint NOT NULL,
-  proc_return_code    text,
-  auth_code           text,
-  err_msg             text,
-  bank_reference      text,
-  payout_batch_id     text,
+  proc_return_code    text COLLATE "C",
+  auth_code           text COLLATE "C",
+  err_msg             text COLLATE "C",
+  bank_reference      text COLLATE "C",
+  payout_batch_id     text COLLATE "C",
   created_at_ms       bigint NOT NULL,
   updated_at_ms       bigint NOT NULL,
   UNIQUE (partner_id, partner_refund_code)
@@ -227,19 +229,19 @@ CREATE INDEX IF NOT EXISTS refunds_payout_due ON refunds(partner_id, updated_at_
 CREATE INDEX IF NOT EXISTS refunds_by_payout_batch ON refunds(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS dayends (
-  day       text PRIMARY KEY,     -- Istanbul date that ended
+  day       text COLLATE "C" PRIMARY KEY,     -- Istanbul date that ended
   ran_at_ms bigint NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS payout_batches (
-  id            text PRIMARY KEY,
-  partner_id    text NOT NULL REFERENCES partners(id),
-  day           text NOT NULL,
+  id            text COLLATE "C" PRIMARY KEY,
+  partner_id    text COLLATE "C" NOT NULL REFERENCES partners(id),
+  day           text COLLATE "C" NOT NULL,
   amount        bigint NOT NULL,
-  status        text NOT NULL CHECK (status IN ('pending', 'paid_out', 'failed')),
+  status        text COLLATE "C" NOT NULL CHECK (status IN ('pending', 'paid_out', 'failed')),
   created_at_ms bigint NOT NULL,
   updated_at_ms bigint NOT NULL,
-  reference     text,   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`)
+  reference     text COLLATE "C",   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`)
   UNIQUE (partner_id, day)
 );
 -- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
@@ -249,12 +251,12 @@ CREATE INDEX IF NOT EXISTS payments_by_payout_batch ON payments(payout_batch_id)
 CREATE INDEX IF NOT EXISTS payout_batches_pending ON payout_batches(created_at_ms) WHERE status = 'pending';
 
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
-  id                  text PRIMARY KEY,
-  partner_id          text NOT NULL REFERENCES partners(id),
-  type                text NOT NULL,
-  body                text NOT NULL,     -- the exact bytes signed and sent on every attempt
+  id                  text COLLATE "C" PRIMARY KEY,
+  partner_id          text COLLATE "C" NOT NULL REFERENCES partners(id),
+  type                text COLLATE "C" NOT NULL,
+  body                text COLLATE "C" NOT NULL,     -- the exact bytes signed and sent on every attempt
   occurred_at_ms      bigint NOT NULL,
-  status              text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
+  status              text COLLATE "C" NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'dropped')),
   attempts            bigint NOT NULL DEFAULT 0,
   next_attempt_at_ms  bigint,
   first_attempt_at_ms bigint,
@@ -265,21 +267,21 @@ CREATE INDEX IF NOT EXISTS deliveries_due ON webhook_deliveries(next_attempt_at_
 CREATE INDEX IF NOT EXISTS deliveries_by_partner ON webhook_deliveries(partner_id, created_at_ms DESC);
 
 CREATE TABLE IF NOT EXISTS webhook_attempts (
-  delivery_id   text NOT NULL REFERENCES webhook_deliveries(id),
+  delivery_id   text COLLATE "C" NOT NULL REFERENCES webhook_deliveries(id),
   n             bigint NOT NULL,
   started_at_ms bigint NOT NULL,
   http_status   bigint,
   latency_ms    bigint,
-  outcome       text NOT NULL CHECK (outcome IN ('delivered', 'permanent', 'retry')),
-  error         text,
+  outcome       text COLLATE "C" NOT NULL CHECK (outcome IN ('delivered', 'permanent', 'retry')),
+  error         text COLLATE "C",
   PRIMARY KEY (delivery_id, n)
 );
 
 -- Running totals behind the product 4 connection limits (issue 17); see schema.sql for the units.
 -- Kept by the triggers below, in the transaction of every insert and status change of a payment.
 CREATE TABLE IF NOT EXISTS connection_usage (
-  connection_id text NOT NULL,
-  unit          text NOT NULL CHECK (unit IN ('s', 'm', 'h', 'd', 'w', 'mo')),
+  connection_id text COLLATE "C" NOT NULL,
+  unit          text COLLATE "C" NOT NULL CHECK (unit IN ('s', 'm', 'h', 'd', 'w', 'mo')),
   key           bigint NOT NULL,
   amount        bigint NOT NULL,
   PRIMARY KEY (connection_id, unit, key)
@@ -368,12 +370,12 @@ CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);
 -- The merchant panel (product 18): users of one partner each, server-side sessions (only the
 -- SHA-256 of the cookie's id is stored), and the audit log of every panel action and login.
 CREATE TABLE IF NOT EXISTS panel_users (
-  id              text PRIMARY KEY,
-  partner_id      text NOT NULL REFERENCES partners(id),
-  email           text NOT NULL UNIQUE,           -- stored lower-case: one account per address
-  role            text NOT NULL CHECK (role IN ('viewer', 'staff', 'admin')),
-  password_hash   text NOT NULL,                  -- PHC string: $argon2id$ (Bun) or $scrypt$ (Node)
-  status          text NOT NULL CHECK (status IN ('active', 'disabled')),
+  id              text COLLATE "C" PRIMARY KEY,
+  partner_id      text COLLATE "C" NOT NULL REFERENCES partners(id),
+  email           text COLLATE "C" NOT NULL UNIQUE,           -- stored lower-case: one account per address
+  role            text COLLATE "C" NOT NULL CHECK (role IN ('viewer', 'staff', 'admin')),
+  password_hash   text COLLATE "C" NOT NULL,                  -- PHC string: $argon2id$ (Bun) or $scrypt$ (Node)
+  status          text COLLATE "C" NOT NULL CHECK (status IN ('active', 'disabled')),
   failed_logins   bigint NOT NULL DEFAULT 0,
   locked_until_ms bigint,
   created_at_ms   bigint NOT NULL,
@@ -382,9 +384,9 @@ CREATE TABLE IF NOT EXISTS panel_users (
 CREATE INDEX IF NOT EXISTS panel_users_by_partner ON panel_users(partner_id, email);
 
 CREATE TABLE IF NOT EXISTS panel_sessions (
-  id_hash         text PRIMARY KEY,
-  user_id         text NOT NULL REFERENCES panel_users(id),
-  csrf_token      text NOT NULL,
+  id_hash         text COLLATE "C" PRIMARY KEY,
+  user_id         text COLLATE "C" NOT NULL REFERENCES panel_users(id),
+  csrf_token      text COLLATE "C" NOT NULL,
   created_at_ms   bigint NOT NULL,
   last_seen_at_ms bigint NOT NULL
 );
@@ -394,33 +396,33 @@ CREATE INDEX IF NOT EXISTS panel_sessions_by_user ON panel_sessions(user_id);
 -- a sequence is not rolled back, so a failed insert leaves a gap (readers page by `seq <`, gaps are fine).
 CREATE TABLE IF NOT EXISTS panel_audit (
   seq        bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-  partner_id text NOT NULL,
+  partner_id text COLLATE "C" NOT NULL,
   at_ms      bigint NOT NULL,
-  user_id    text,                                 -- null: a login attempt for an unknown address
-  email      text NOT NULL,
-  action     text NOT NULL,
-  target     text,
-  outcome    text NOT NULL,                        -- "ok" or the catalog code of the refusal
-  ip         text NOT NULL
+  user_id    text COLLATE "C",                                 -- null: a login attempt for an unknown address
+  email      text COLLATE "C" NOT NULL,
+  action     text COLLATE "C" NOT NULL,
+  target     text COLLATE "C",
+  outcome    text COLLATE "C" NOT NULL,                        -- "ok" or the catalog code of the refusal
+  ip         text COLLATE "C" NOT NULL
 );
 CREATE INDEX IF NOT EXISTS panel_audit_by_partner ON panel_audit(partner_id, seq DESC);
 
 -- Issue 16 (product 17): the bank side of a card attempt; one capture request per attempt, ever.
 CREATE TABLE IF NOT EXISTS bank_auths (
-  attempt_id text PRIMARY KEY REFERENCES payment_attempts(id),
+  attempt_id text COLLATE "C" PRIMARY KEY REFERENCES payment_attempts(id),
   sent_at_ms bigint NOT NULL
 );
 
 -- Follow-ups of a capture (`resolve`, `void`); due rows are the timer wheel's "capture-check".
 CREATE TABLE IF NOT EXISTS capture_checks (
-  attempt_id     text PRIMARY KEY REFERENCES payment_attempts(id),
-  connection_id  text NOT NULL REFERENCES connections(id),
-  kind           text NOT NULL CHECK (kind IN ('resolve', 'void')),
+  attempt_id     text COLLATE "C" PRIMARY KEY REFERENCES payment_attempts(id),
+  connection_id  text COLLATE "C" NOT NULL REFERENCES connections(id),
+  kind           text COLLATE "C" NOT NULL CHECK (kind IN ('resolve', 'void')),
   amount         bigint NOT NULL,
-  bank_reference text,
+  bank_reference text COLLATE "C",
   tries          bigint NOT NULL DEFAULT 0,
   due_at_ms      bigint,
-  outcome        text CHECK (outcome IN ('captured', 'failed', 'voided', 'void_declined')),
+  outcome        text COLLATE "C" CHECK (outcome IN ('captured', 'failed', 'voided', 'void_declined')),
   updated_at_ms  bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;
@@ -429,8 +431,8 @@ CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE
 -- that rolls back counts nothing. The trigger names the family and the column whose value is the
 -- label (`status`, or a webhook attempt's `outcome`); one function serves all five.
 CREATE TABLE IF NOT EXISTS metric_counts (
-  family text NOT NULL,
-  label  text NOT NULL,
+  family text COLLATE "C" NOT NULL,
+  label  text COLLATE "C" NOT NULL,
   n      bigint NOT NULL,
   PRIMARY KEY (family, label)
 );
