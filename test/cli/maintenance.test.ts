@@ -1,27 +1,12 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runCommand } from "citty";
-import { consola } from "consola";
-import { describe, expect, it, vi } from "vitest";
-import { backupCommand, checkCommand, restoreCommand } from "../../cli/commands/maintenance";
+import { describe, expect, it } from "vitest";
+import { backupCommand, restoreCommand } from "../../cli/commands/maintenance";
 import { indexRootPage, withoutForeignKeys, writeForeignDatabase } from "../../src/store/sqlite/inspect";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Unit } from "../../src/store/store";
+import { check, PAY, PLANTED_DAMAGE, REPEATED_EVENTS } from "../support/check-damage";
 import { moneyDb, runError, runJson } from "./cli-run";
-
-/** `kasa check` in human form: the lines it printed and whether it failed (exit 1). */
-async function check(db: string): Promise<{ lines: string[]; failed: boolean }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(consola, "log").mockImplementation((...a: unknown[]) => void lines.push(...a.map(String).join(" ").split("\n")));
-  try {
-    await runCommand(checkCommand, { rawArgs: ["--db", db] });
-    return { lines, failed: false };
-  } catch {
-    return { lines, failed: true };
-  } finally {
-    log.mockRestore();
-  }
-}
 
 /** One unit of the test fixtures on a closed kasa database, foreign keys off so a test can plant any finding. */
 async function tamper(db: string, unit: Unit<unknown>): Promise<void> {
@@ -33,23 +18,6 @@ async function tamper(db: string, unit: Unit<unknown>): Promise<void> {
   }
 }
 
-const PAY = "pay_cli0000000000000001";
-const REFUND = "rfd_cli0000000000000001";
-/** An outbox row whose body names `bodyId` as its event (its own id unless told) and `subject` as its payment. */
-const delivery = (id: string, type: string, subject: string, bodyId = id) => ({
-  id,
-  partnerId: "ptn_test",
-  type,
-  body: `{"id":"${bodyId}","type":"${type}","occurredAt":"2026-03-02T09:00:00.000Z","paymentCode":"${subject}"}`,
-  occurredAtMs: 1,
-});
-/** A unit that writes these outbox rows. */
-const deliveries =
-  (...rows: ReturnType<typeof delivery>[]): Unit<void> =>
-  async (tx) => {
-    for (const d of rows) await tx.webhooks.insert(d);
-  };
-
 describe("product 19 kasa check", () => {
   it("a sound database: no findings, exit 0", async () => {
     const db = await moneyDb();
@@ -57,51 +25,7 @@ describe("product 19 kasa check", () => {
   });
 
   it.each([
-    [
-      "money not conserved (commission + net != amount)",
-      async (tx) => await tx.fixtures.patchPayment(PAY, { netToPartner: 9000 }),
-      /^money: payment pay_cli0000000000000001 amount 10000 != commission 199 \+ net 9000$/,
-    ],
-    [
-      "refunded amount disagrees with the approved refunds",
-      async (tx) => await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 }),
-      /^money: payment pay_cli0000000000000001 records 0 refunded/,
-    ],
-    [
-      "refunds above the capture",
-      async (tx) => {
-        await tx.fixtures.patchRefund(REFUND, { amount: 20000 });
-        await tx.fixtures.patchPayment(PAY, { refundedAmount: 20000 });
-      },
-      /^refunds: payment pay_cli0000000000000001 has 20000 refunded against a capture of 10000$/,
-    ],
-    [
-      "refund of a payment never captured",
-      async (tx) => {
-        await tx.fixtures.patchRefund(REFUND, { paymentCode: "pay_cli0000000000000002", amount: 0 });
-        await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 });
-        await tx.refunds.insertPending({
-          id: "rfd_x",
-          paymentCode: "pay_cli0000000000000002",
-          partnerId: "ptn_test",
-          partnerRefundCode: "R-X",
-          method: "void",
-          amount: 5,
-          createdAtMs: 1,
-        });
-      },
-      /^refunds: payment pay_cli0000000000000002 has 5 refunded against a capture of 0$/,
-    ],
-    [
-      "two outbox rows for one event",
-      deliveries(delivery("whd_a", "payment.captured", PAY), delivery("whd_b", "payment.captured", PAY)),
-      /^outbox: 2 rows for one payment.captured event of pay_cli0000000000000001$/,
-    ],
-    [
-      "an outbox row carrying another event's id",
-      deliveries(delivery("whd_a", "payment.captured", PAY, "whd_z")),
-      /^outbox: delivery whd_a carries another event's id$/,
-    ],
+    ...PLANTED_DAMAGE,
     [
       "a foreign key to nothing",
       async (tx) => await tx.fixtures.patchPayment(PAY, { terminalId: "T-GONE" }),
@@ -127,15 +51,7 @@ describe("product 19 kasa check", () => {
 
   it("repeated refund and test events are not duplicates", async () => {
     const db = await moneyDb();
-    await tamper(
-      db,
-      deliveries(
-        delivery("whd_a", "refund.approved", PAY),
-        delivery("whd_b", "refund.approved", PAY),
-        delivery("whd_c", "webhook.test", PAY),
-        delivery("whd_d", "webhook.test", PAY),
-      ),
-    );
+    await tamper(db, REPEATED_EVENTS);
     expect((await check(db)).failed).toBe(false);
   });
 

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDatabase, inRecovery, paymentCodesPresent } from "../../src/store/postgres/inspect";
 import { TEST_KEY, TEST_SEED } from "../support/fixtures";
 import { freePort } from "../support/free-port";
+import { oneRequest, type Outcome } from "../support/one-request";
 import { withAdmin } from "../support/pg-cluster";
 import { type PgReplicaPair, startPgReplicaPair } from "../support/pg-replica";
 
@@ -16,33 +16,6 @@ import { type PgReplicaPair, startPgReplicaPair } from "../support/pg-replica";
 // without a restart. The compiled binary runs it, so postgres.js is proven inside `dist/kasa` too.
 
 const BINARY = "dist/kasa";
-
-type Outcome = { status: number; body: string } | { error: string };
-
-/** One request on its own connection, as the load of litestream.test.ts; a refused or reset connection is an outcome too. */
-function call(port: number, method: "GET" | "POST", path: string, body?: unknown): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const data = body === undefined ? "" : JSON.stringify(body);
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method,
-        agent: false,
-        headers: { authorization: `Bearer ${TEST_KEY}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => (text += String(d)));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-        res.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-      },
-    );
-    req.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-    req.end(data);
-  });
-}
 
 const label = (o: Outcome) => ("error" in o ? o.error : String(o.status));
 
@@ -102,7 +75,7 @@ describe("product 22 PostgreSQL failover: a synchronous standby promoted under l
     const deadline = performance.now() + 20_000;
     let ready: Outcome = { error: "not asked" };
     while (performance.now() < deadline && server.exitCode === null) {
-      ready = await call(port, "GET", "/v1/payment-acceptance");
+      ready = await oneRequest(port, "GET", "/v1/payment-acceptance", TEST_KEY);
       if ("status" in ready && ready.status === 200) break;
       await sleep(50);
     }
@@ -122,7 +95,7 @@ describe("product 22 PostgreSQL failover: a synchronous standby promoted under l
         const i = ++n;
         const amount = 1_000 + i;
         const sentAt = performance.now();
-        const o = await call(port, "POST", "/v1/payments", {
+        const o = await oneRequest(port, "POST", "/v1/payments", TEST_KEY, {
           amount,
           partnerTxCode: `failover-${i}`,
           terminalId: "T-1",
@@ -171,7 +144,7 @@ describe("product 22 PostgreSQL failover: a synchronous standby promoted under l
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let a = queue.pop(); a !== undefined; a = queue.pop()) {
-          const o = await call(port, "GET", `/v1/payments/${a.code}`);
+          const o = await oneRequest(port, "GET", `/v1/payments/${a.code}`, TEST_KEY);
           const amount = "status" in o && o.status === 200 ? (JSON.parse(o.body) as { amount: number }).amount : undefined;
           if (amount !== a.amount) wrong.push(`${a.code}: ${label(o)} amount ${amount}, acknowledged ${a.amount}`);
         }

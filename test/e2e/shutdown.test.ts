@@ -1,40 +1,13 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { freePort } from "../support/free-port";
+import { oneRequest } from "../support/one-request";
 
 const BINARY = "dist/kasa";
-
-type Outcome = { status: number; body: string } | { error: string };
-
-/** One POST on its own connection (no keep-alive), so a refused connection is told apart from a reset. */
-function post(port: number, path: string, key: string, body: unknown): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const data = JSON.stringify(body);
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        method: "POST",
-        agent: false,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(data) },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => (text += String(d)));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-        res.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-      },
-    );
-    req.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-    req.end(data);
-  });
-}
 
 describe("product 19 graceful shutdown of the compiled binary", () => {
   // Not asserted yet: "no request got a reset". Under Bun, closing the listener resets a few requests
@@ -60,7 +33,7 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
     let stopping = false;
     const worker = async () => {
       for (;;) {
-        const r = await post(port, "/v1/payments", key, {
+        const r = await oneRequest(port, "POST", "/v1/payments", key, {
           amount: 10_000,
           partnerTxCode: `sd-${++n}`,
           terminalId: "T-1001",

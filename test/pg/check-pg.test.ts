@@ -1,13 +1,11 @@
-import { runCommand } from "citty";
-import { consola } from "consola";
-import { afterEach, describe, expect, inject, it, vi } from "vitest";
-import { checkCommand } from "../../cli/commands/maintenance";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { migrateToPostgresCommand } from "../../cli/commands/migrate-to-postgres";
 import { openPostgresStore } from "../../src/store/postgres/pg-store";
 import { withoutForeignKeys } from "../../src/store/sqlite/inspect";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store";
 import type { Unit } from "../../src/store/store";
 import { moneyDb, runJson } from "../cli/cli-run";
+import { check, deliveries, delivery, PAY, PLANTED_DAMAGE, REPEATED_EVENTS } from "../support/check-damage";
 import { freshDatabase } from "../support/pg-cluster";
 
 // Product 19 `kasa check` on PostgreSQL (product 22): kasa's invariants, found in the same words
@@ -20,20 +18,6 @@ const drops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const drop of drops.splice(0)) await drop();
 });
-
-/** `kasa check --db …` in human form: the lines it printed and whether it failed (exit 1). */
-async function check(db: string): Promise<{ lines: string[]; failed: boolean }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(consola, "log").mockImplementation((...a: unknown[]) => void lines.push(...a.map(String).join(" ").split("\n")));
-  try {
-    await runCommand(checkCommand, { rawArgs: ["--db", db] });
-    return { lines, failed: false };
-  } catch {
-    return { lines, failed: true };
-  } finally {
-    log.mockRestore();
-  }
-}
 
 /** The money database of the CLI tests as a SQLite file and as its copy on PostgreSQL. */
 async function bothDatabases(): Promise<{ file: string; url: string }> {
@@ -60,21 +44,6 @@ async function tamperBoth({ file, url }: { file: string; url: string }, unit: Un
   }
 }
 
-const PAY = "pay_cli0000000000000001";
-const REFUND = "rfd_cli0000000000000001";
-const delivery = (id: string, type: string, subject: string, body?: string) => ({
-  id,
-  partnerId: "ptn_test",
-  type,
-  body: body ?? `{"id":"${id}","type":"${type}","occurredAt":"2026-03-02T09:00:00.000Z","paymentCode":"${subject}"}`,
-  occurredAtMs: 1,
-});
-const deliveries =
-  (...rows: ReturnType<typeof delivery>[]): Unit<void> =>
-  async (tx) => {
-    for (const d of rows) await tx.webhooks.insert(d);
-  };
-
 describe("product 19, 22: kasa check --db postgres://…", () => {
   it("a sound database: no findings, exit 0, as on SQLite", async () => {
     const both = await bothDatabases();
@@ -83,36 +52,7 @@ describe("product 19, 22: kasa check --db postgres://…", () => {
   });
 
   it.each([
-    ["money not conserved (commission + net != amount)", async (tx) => await tx.fixtures.patchPayment(PAY, { netToPartner: 9000 })],
-    ["refunded amount disagrees with the approved refunds", async (tx) => await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 })],
-    [
-      "refunds above the capture",
-      async (tx) => {
-        await tx.fixtures.patchRefund(REFUND, { amount: 20000 });
-        await tx.fixtures.patchPayment(PAY, { refundedAmount: 20000 });
-      },
-    ],
-    [
-      "refund of a payment never captured",
-      async (tx) => {
-        await tx.fixtures.patchRefund(REFUND, { paymentCode: "pay_cli0000000000000002", amount: 0 });
-        await tx.fixtures.patchPayment(PAY, { refundedAmount: 0 });
-        await tx.refunds.insertPending({
-          id: "rfd_x",
-          paymentCode: "pay_cli0000000000000002",
-          partnerId: "ptn_test",
-          partnerRefundCode: "R-X",
-          method: "void",
-          amount: 5,
-          createdAtMs: 1,
-        });
-      },
-    ],
-    ["two outbox rows for one event", deliveries(delivery("whd_a", "payment.captured", PAY), delivery("whd_b", "payment.captured", PAY))],
-    [
-      "an outbox row carrying another event's id",
-      deliveries(delivery("whd_a", "payment.captured", PAY, '{"id":"whd_z","type":"payment.captured"}')),
-    ],
+    ...PLANTED_DAMAGE.map(([name, unit]) => [name, unit] as [string, Unit<unknown>]),
     ["an outbox row whose body is not JSON", deliveries(delivery("whd_a", "payment.captured", PAY, "{not json"))],
     [
       "an outbox row whose id is a number, or missing, or whose body is a list",
@@ -149,15 +89,7 @@ describe("product 19, 22: kasa check --db postgres://…", () => {
 
   it("repeated refund and test events are not duplicates, as on SQLite", async () => {
     const both = await bothDatabases();
-    await tamperBoth(
-      both,
-      deliveries(
-        delivery("whd_a", "refund.approved", PAY),
-        delivery("whd_b", "refund.approved", PAY),
-        delivery("whd_c", "webhook.test", PAY),
-        delivery("whd_d", "webhook.test", PAY),
-      ),
-    );
+    await tamperBoth(both, REPEATED_EVENTS);
     expect(await check(both.url)).toEqual({ lines: ["ok: no findings"], failed: false });
   });
 
