@@ -1,6 +1,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { keyIdOf, parseMasterKey } from "../../src/store/secret-box";
+import { isPostgresUrl } from "../../src/store/open";
 import { CliError, commonArgs, openStoreOrExplain, output, resolveDbPath } from "../context";
 import { MASTER_KEY_ENV, resolveMasterKey, sandboxKeyFile } from "../master-key";
 import { existsSync, readFileSync } from "node:fs";
@@ -26,7 +27,7 @@ export const rotateMasterKeyCommand = defineCommand({
   },
   run: async ({ args }) => {
     const db = resolveDbPath(args.db);
-    if (!existsSync(db)) throw new CliError(`no database at ${db}`);
+    if (!isPostgresUrl(db) && !existsSync(db)) throw new CliError(`no database at ${db}`);
     let next: Buffer;
     try {
       next = parseMasterKey(readFileSync(args["new-key-file"], "utf8"));
@@ -42,7 +43,8 @@ export const rotateMasterKeyCommand = defineCommand({
     } finally {
       await store.close();
     }
-    const fromSandboxFile = !args["master-key-file"] && !process.env[MASTER_KEY_ENV] && existsSync(sandboxKeyFile(db));
+    const fromSandboxFile =
+      !isPostgresUrl(db) && !args["master-key-file"] && !process.env[MASTER_KEY_ENV] && existsSync(sandboxKeyFile(db));
     if (fromSandboxFile) {
       const tmp = `${sandboxKeyFile(db)}.new`;
       writeFileSync(tmp, `${next.toString("hex")}\n`, { mode: 0o600 });
