@@ -54,15 +54,19 @@ export function webhooksPg(sql: Pg): WebhooksOps {
       ...(await sql<DeliveryTimerRow[]>`SELECT id, next_attempt_at_ms AS "atMs" FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at_ms <= ${nowMs} ORDER BY next_attempt_at_ms, id LIMIT ${limit}`),
     ],
+    // Product 22: claimed with FOR UPDATE SKIP LOCKED: of instances claiming one due row at once,
+    // one locks and takes it, the others skip it at once instead of waiting to find it taken.
     async claim(id, expectedNextAtMs, nowMs) {
       const r = await sql`UPDATE webhook_deliveries SET attempts = attempts + 1,
           first_attempt_at_ms = COALESCE(first_attempt_at_ms, ${nowMs}), next_attempt_at_ms = NULL, updated_at_ms = ${nowMs}
-        WHERE id = ${id} AND status = 'pending' AND next_attempt_at_ms = ${expectedNextAtMs}`;
+        WHERE id = (SELECT id FROM webhook_deliveries
+          WHERE id = ${id} AND status = 'pending' AND next_attempt_at_ms = ${expectedNextAtMs} FOR UPDATE SKIP LOCKED)`;
       return r.count === 1;
     },
     async claimOrphan(id, expectedUpdatedAtMs, nowMs) {
       const r = await sql`UPDATE webhook_deliveries SET updated_at_ms = ${nowMs}
-        WHERE id = ${id} AND ${inFlight} AND updated_at_ms = ${expectedUpdatedAtMs}`;
+        WHERE id = (SELECT id FROM webhook_deliveries
+          WHERE id = ${id} AND ${inFlight} AND updated_at_ms = ${expectedUpdatedAtMs} FOR UPDATE SKIP LOCKED)`;
       return r.count === 1;
     },
     // SQLite's `next_attempt_at_ms IS ?` matches a null expectation too: IS NOT DISTINCT FROM.
