@@ -139,7 +139,12 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   });
   // product 19: stop accepting, let in-flight requests finish (their writes commit before they
   // answer), then stop timers and close the database after the queue drained.
+  const deadline = wallNowMs() + SHUTDOWN_GRACE_MS;
   await drain(server, SHUTDOWN_GRACE_MS);
+  // Requests already read from a connection are still being answered: the store stays open for them.
+  await runtime.requestsDone(Math.max(0, deadline - wallNowMs()));
+  // Idle keep-alive connections would keep the process alive; nothing more will be answered on them.
+  await server.close(true);
   await runtime.stop();
   await metrics?.close();
   await store.close();

@@ -10,7 +10,7 @@ import { instanceHeartbeat } from "./domain/rate-limits/instances";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/page-routes";
-import { logRequest, observeRequests } from "./http/request-log";
+import { logRequest, observeRequests, trackInFlight } from "./http/request-log";
 import { apiDocsRoutes } from "./http/api-docs";
 import { panelRoutes } from "./panel/routes";
 import { apiRoutes, sandboxRoutes } from "./http/routes";
@@ -32,6 +32,8 @@ export type Runtime = {
   metrics: Registry;
   /** Starts firing timers in real time (servers; tests drive them with runDue). */
   start(): void;
+  /** Resolves once no request is being answered (true), or at the deadline (false). */
+  requestsDone(deadlineMs: number): Promise<boolean>;
   stop(): Promise<void>;
 };
 
@@ -130,6 +132,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   buyer = sandboxBuyer((url, init) => app.request(url, init), opts.config.baseUrl);
   const metrics = createServiceMetrics(deps);
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);
+  const inFlight = trackInFlight(app);
   // Product 22: on a shared database this instance admits its share of each budget from the start.
   const heartbeat = opts.store.shared ? instanceHeartbeat(opts.store, opts.rateLimiter, opts.log, ids.instanceId()) : undefined;
   await heartbeat?.beat();
@@ -138,6 +141,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     app,
     metrics: metrics.registry,
     start: () => timers.start(),
+    requestsDone: (deadlineMs) => inFlight.idle(deadlineMs),
     async stop() {
       await timers.stop();
       await heartbeat?.stop();

@@ -36,3 +36,38 @@ function routeOf(event: H3Event): string {
 
 /** product 19: one log line per request. */
 export const logRequest = (log: Log) => (r: RequestRecord) => log.info("request", r);
+
+/**
+ * Product 19 shutdown: how many requests are being answered now, and a wait for none (or the
+ * deadline). The server's own close stops accepting but does not wait for requests already read
+ * from a connection, and the store must not close under them.
+ */
+export function trackInFlight(app: H3): { readonly count: number; idle(deadlineMs: number): Promise<boolean> } {
+  let count = 0;
+  let wake: (() => void) | undefined;
+  app.use(async (_event: H3Event, next) => {
+    count += 1;
+    try {
+      return await next();
+    } finally {
+      count -= 1;
+      if (count === 0) wake?.();
+    }
+  });
+  return {
+    get count() {
+      return count;
+    },
+    idle(deadlineMs) {
+      if (count === 0) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), deadlineMs);
+        wake = () => {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve(true);
+        };
+      });
+    },
+  };
+}

@@ -168,11 +168,13 @@ describe("product 22 PostgreSQL failover: a synchronous standby promoted under l
     // kasa never exited during the switch.
     expect(server.exitCode, out).toBeNull();
 
-    // Not asserted yet: a clean stop. postgres.js 3.4.9 keeps a query that failed on a reset
-    // connection as the connection's current one (porsager/postgres#1130), so `sql.end()` in the
-    // store's close waits for it forever and kasa hangs after "SIGTERM" until it is killed.
+    // It stops by itself: a query lost with the old primary never settles in postgres.js 3.4.9
+    // (porsager/postgres#1130), so the store gives the pool 5 s before it closes it. The exit
+    // code is not asserted: the driver may throw an internal error during the switch
+    // (porsager/postgres#1208), which Bun reports as exit 1 after a clean stop.
     server.kill("SIGTERM");
-    const stop = await Promise.race([exited.then((code) => `exit ${code}`), sleep(5_000).then(() => "still running 5 s after SIGTERM")]);
+    const stop = await Promise.race([exited.then((code) => `exit ${code}`), sleep(15_000).then(() => "still running 15 s after SIGTERM")]);
+    expect(stop).toMatch(/^exit /);
     console.info(`pg failover: after the switch, SIGTERM: ${stop}`);
   }, 90_000);
 });
