@@ -134,7 +134,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   observeRequests(app, [logRequest(opts.log), metrics.onRequest]);
   const inFlight = trackInFlight(app);
   // Product 22: on a shared database this instance admits its share of each budget from the start.
-  const heartbeat = opts.store.shared ? instanceHeartbeat(opts.store, opts.rateLimiter, opts.log, ids.instanceId()) : undefined;
+  const heartbeat =
+    opts.store.shared && opts.rateLimiter.limited ? instanceHeartbeat(opts.store, opts.rateLimiter, opts.log, ids.instanceId()) : undefined;
   await heartbeat?.beat();
   return {
     deps,

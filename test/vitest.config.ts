@@ -29,6 +29,17 @@ export default defineConfig({
         },
       },
       {
+        // The unit and CLI tests alone: what Bun runs beside the API suite on PostgreSQL
+        // (npm run test:bun), so the API suite runs once per store, each on one runtime.
+        extends: true,
+        test: {
+          name: "core",
+          include: ["test/{unit,cli}/**/*.test.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         // Real Chromium against an in-process kasa: run once, under Node (npm run test:node); the
         // server code they drive runs on both runtimes in the unit and API projects.
         extends: true,
@@ -42,8 +53,11 @@ export default defineConfig({
         // The PostgreSQL store (issue 23): one throw-away cluster for the run (its global setup
         // starts it, installing Debian's postgresql first on a machine without it), a database per test.
         extends: true,
+        // Test files share their worker's modules (isolate: false): no test here changes module
+        // state, and importing kasa anew for every file was a third of the project's time.
         test: {
           name: "pg",
+          isolate: false,
           include: ["test/pg/**/*.test.ts"],
           globalSetup: ["test/pg/global-setup.ts"],
           testTimeout: 30_000,
@@ -51,13 +65,16 @@ export default defineConfig({
         },
       },
       {
-        // Issue 23: the API suite again, in npm test (npm run test:pg), every harness on a PostgreSQL
-        // database of its test file's own, emptied between harnesses; the cluster answers commits
-        // before its WAL flush (durability is the failover test's business). Left out: what only a
-        // SQLite file has (query plans, the bytes of the file on disk).
+        // Issue 23: the API suite again, on PostgreSQL, in npm test under Bun (npm run test:bun):
+        // every harness on a database its worker keeps, emptied between harnesses; the cluster
+        // answers commits before its WAL flush (durability is the failover test's business); test
+        // files share their worker's modules (isolate: false, as the pg project; the same files run
+        // isolated on SQLite under Node). Left out: what only a SQLite file has (query plans, the
+        // bytes of the file on disk).
         extends: true,
         test: {
           name: "api-pg",
+          isolate: false,
           include: ["test/api/**/*.test.ts"],
           exclude: ["test/api/payment-links-list-scale.test.ts", "test/api/handoff-card-data.test.ts"],
           globalSetup: ["test/pg/global-setup.ts"],

@@ -10,7 +10,7 @@ import { createJsonLog, memoryLog } from "../../src/log";
 import { createRuntime, type Runtime } from "../../src/runtime";
 import { openSqliteStore as openStore, type SqliteStore as OpenedStore } from "../../src/store/sqlite/sqlite-store";
 import { openPostgresStore } from "../../src/store/postgres/pg-store";
-import { emptyDatabase, freshDatabase } from "./pg-cluster";
+import { reusableDatabase } from "./pg-cluster";
 import type { Store } from "../../src/store/store";
 import { TEST_SEED, TEST_KEY } from "./fixtures";
 import { checkAgainstOpenApi } from "./openapi-check";
@@ -91,22 +91,22 @@ export function runtimeControls(runtime: Runtime, store: Store, manual: ManualCl
 /**
  * The store a harness runs on: in-memory SQLite, or (the `api-pg` project sets KASA_TEST_STORE,
  * issue 23) a database on the run's PostgreSQL cluster of its own. Making a database costs a fifth
- * of a second, so a test file's process keeps the ones its harnesses closed, emptied (every table,
- * as new), and hands them out again. The PostgreSQL store is typed as the SQLite one only so that
- * the few SQLite-only tests (query plans, file scans) compile; the api-pg project leaves those out.
+ * of a second, so a worker keeps the ones its harnesses closed, emptied (every table, as new), and
+ * hands them out again. The PostgreSQL store is typed as the SQLite one only so that the few
+ * SQLite-only tests (query plans, file scans) compile; the api-pg project leaves those out.
  */
-const idleDatabases: string[] = [];
+const idleDatabases: Array<Awaited<ReturnType<typeof reusableDatabase>>> = [];
 
 async function testStore(): Promise<OpenedStore> {
   if (process.env.KASA_TEST_STORE !== "postgres") return await openStore(":memory:");
-  const url = idleDatabases.pop() ?? (await freshDatabase(inject("pgUrl"))).url;
-  const store = await openPostgresStore(url);
+  const db = idleDatabases.pop() ?? (await reusableDatabase(inject("pgUrl")));
+  const store = await openPostgresStore(db.url);
   const close = store.close.bind(store);
   return Object.assign(store, {
     async close() {
       await close();
-      await emptyDatabase(url);
-      idleDatabases.push(url);
+      await db.empty();
+      idleDatabases.push(db);
     },
   }) as unknown as OpenedStore;
 }

@@ -20,6 +20,8 @@ export type RateCheck = {
 };
 
 export type RateLimiter = {
+  /** False for `--limits off` (the sandbox's choice): nothing to admit, so no share to keep. */
+  readonly limited: boolean;
   /** Admits the request iff every check has room; a refusal consumes nothing anywhere. */
   tryAcquire(checks: readonly RateCheck[], nowMs: number): boolean;
   /** product 19 metrics: told the budget of every refusal. */
@@ -124,7 +126,9 @@ const checkLimits = (limits: Readonly<Record<BudgetName, BudgetLimit>>): Record<
 };
 
 export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
-  if (options.limits === "off") return { tryAcquire: () => true, observeRefusals: () => {}, size: () => 0, setShare: () => {} };
+  if (options.limits === "off") {
+    return { limited: false, tryAcquire: () => true, observeRefusals: () => {}, size: () => 0, setShare: () => {} };
+  }
   const limits = checkLimits(options.limits);
   const anyOff = BUDGET_NAMES.some((name) => limits[name] === "off");
   const entries = new Map<string, Entry>();
@@ -181,6 +185,7 @@ export const createRateLimiter = (options: RateLimiterOptions): RateLimiter => {
   };
 
   return {
+    limited: true,
     tryAcquire,
     observeRefusals: (observer) => {
       refused = observer;
