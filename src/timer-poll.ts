@@ -1,5 +1,5 @@
 import type { Deps } from "./deps";
-import { TIMER_POLL_INTERVAL_MS } from "./limits";
+import { TIMER_BATCH_SIZE, TIMER_POLL_INTERVAL_MS } from "./limits";
 import type { TimerModule } from "./timer-modules";
 import type { PendingTimer } from "./timers";
 
@@ -16,7 +16,8 @@ import type { PendingTimer } from "./timers";
  * (Timers.holds), so a clock that jumps past the takeover time (the sandbox) asks the bank once.
  * A due row is handed to the heap once per (kind, key, due instant): a payout waiting for an
  * operator's transfer is not fired again every few seconds, and a row whose due instant moved
- * (a new question scheduled) is handed over again.
+ * (a new question scheduled) is handed over again. Kinds whose pending rows can be many (open
+ * links, initiated payments) answer only their due rows, TIMER_BATCH_SIZE at a time (`due`).
  *
  * `beforePoll` runs first: a sandbox follows another instance's clock move (its offset lives in
  * the database) before looking for what that move made due.
@@ -39,7 +40,8 @@ export function timerPollModule(modules: () => TimerModule[], beforePoll: (deps:
           for (const m of modules()) {
             if (m.polled === false) continue;
             const after = m.takeoverAfterMs ?? 0;
-            for (const t of await collect(m.pending(deps))) {
+            const rows = m.due ? await m.due(deps, nowMs - after, TIMER_BATCH_SIZE) : await collect(m.pending(deps));
+            for (const t of rows) {
               if (t.dueAtMs + after > nowMs) continue;
               const id = `${m.kind}\u0000${t.key}\u0000${t.dueAtMs}`;
               next.add(id);

@@ -262,6 +262,8 @@ export interface LinksOps {
   list(f: LinkListFilter): Promise<LinkRow[]>;
   /** Every open link and its expiry: the timer wheel's source at start (index links_open_by_expiry). */
   openExpiries(): Promise<{ id: string; expiresAtMs: number }[]>;
+  /** Product 22's poll: the first `limit` open links whose expiry came by `nowMs`, earliest first. */
+  dueExpiries(nowMs: number, limit: number): Promise<{ id: string; expiresAtMs: number }[]>;
   /**
    * Open links of a partner whose expiry has come (now >= expiresAt), at most `limit`. Normally
    * none are (the wheel keeps up), so the probe must cost one index seek: the partial expiry
@@ -305,6 +307,8 @@ export interface PaymentsOps {
   markExpired(code: string, from: readonly PaymentStatus[], nowMs: number, atMs: number): Promise<boolean>;
   /** Every initiated payment and its window end: the timer wheel's source at start. */
   initiatedExpiries(): Promise<{ code: string; expiresAtMs: number }[]>;
+  /** Product 22's poll: the first `limit` initiated payments whose window ended by `nowMs`, earliest first. */
+  dueExpiries(nowMs: number, limit: number): Promise<{ code: string; expiresAtMs: number }[]>;
   /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
   connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /** The same answer summed from the payments themselves, exactly: O(payments in the month). */

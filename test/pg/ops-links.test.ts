@@ -145,10 +145,13 @@ describe("issue 23: links operations answer on PostgreSQL as on SQLite", () => {
     expect(sqlite.full[0]).toEqual(LINKS[3]);
   });
 
-  it("openExpiries and dueForExpiry", async () => {
+  it("openExpiries, dueForExpiry and dueExpiries (product 22's poll)", async () => {
     both = await bothStores();
     const { sqlite, pg } = await run(both, async (l) => [
       await l.openExpiries(),
+      await l.dueExpiries(30_000, 10),
+      await l.dueExpiries(50_002, 2),
+      await l.dueExpiries(9_999, 10),
       await l.dueForExpiry("p1", 30_000, 10),
       await l.dueForExpiry("p1", 50_002, 10),
       await l.dueForExpiry("p1", 50_002, 1),
@@ -163,7 +166,13 @@ describe("issue 23: links operations answer on PostgreSQL as on SQLite", () => {
       { id: "l2", expiresAtMs: 50_002 },
       { id: "l3", expiresAtMs: 50_003 },
     ]);
-    expect(sqlite[2]).toEqual(["l4", "l1", "l2"]);
+    expect(sqlite[1]).toEqual([
+      { id: "l5", expiresAtMs: 10_000 },
+      { id: "l4", expiresAtMs: 30_000 },
+    ]);
+    expect(sqlite[2]).toEqual(sqlite[1]);
+    expect(sqlite[3]).toEqual([]);
+    expect(sqlite[5]).toEqual(["l4", "l1", "l2"]);
   });
 
   it("status moves: conditional on `from`, stamping their instants; nextAttemptSeq", async () => {

@@ -99,7 +99,7 @@ describe("product 22: payments operations answer on PostgreSQL as on SQLite", ()
     ]);
   });
 
-  it("initiatedExpiries lists initiated payments by window end, the code breaking ties", async () => {
+  it("initiatedExpiries lists initiated payments by window end, the code breaking ties; dueExpiries the due ones", async () => {
     const steps = async (o: Ops) => {
       for (const [n, expiresAtMs] of [
         [3, T0 + 5],
@@ -110,11 +110,20 @@ describe("product 22: payments operations answer on PostgreSQL as on SQLite", ()
         await o.payments.insert(newPayment(n, { expiresAtMs }));
       }
       await o.payments.markFailed(newPayment(4).code, ["initiated"], T0);
-      return await o.payments.initiatedExpiries();
+      return {
+        all: await o.payments.initiatedExpiries(),
+        due: await o.payments.dueExpiries(T0 + 5, 10),
+        first: await o.payments.dueExpiries(T0 + 9, 1),
+        none: await o.payments.dueExpiries(T0, 10),
+      };
     };
     const { sqlite, pg } = await onBoth(both, steps);
     expect(pg).toEqual(sqlite);
-    expect(sqlite.map((r) => r.code)).toEqual([2, 1, 3].map((n) => newPayment(n).code));
+    expect(sqlite.all.map((r) => r.code)).toEqual([2, 1, 3].map((n) => newPayment(n).code));
+    // Product 22's poll: only the due ones, earliest first, at most `limit`.
+    expect(sqlite.due).toEqual(sqlite.all);
+    expect(sqlite.first).toEqual(sqlite.all.slice(0, 1));
+    expect(sqlite.none).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { ManualClock } from "../../src/clock";
-import { MINUTE_MS, SECOND_MS, THREE_D_WINDOW_STANDARD_MS, TIMER_POLL_INTERVAL_MS } from "../../src/limits";
+import { LINK_VALIDITY_MS, MINUTE_MS, SECOND_MS, THREE_D_WINDOW_STANDARD_MS, TIMER_POLL_INTERVAL_MS } from "../../src/limits";
 import { TEST_SEED } from "../support/fixtures";
 import { T0 } from "../support/harness";
 import { kasaProcess, type KasaProcess } from "../support/kasa-process";
@@ -44,6 +44,18 @@ describe("product 22: timers across instances on PostgreSQL", () => {
     expect((await b.store.q.payments.get(code))?.status).toBe("initiated");
     await b.advance(SECOND_MS + TIMER_POLL_INTERVAL_MS);
     expect((await b.store.q.payments.get(code))?.status).toBe("expired");
+  });
+
+  it("a payment link created on an instance that then stopped is expired by the other one's poll", async () => {
+    const { a, b } = await twoInstances();
+    const r = await a.post("/v1/payment-links", { amount: 10_000, terminalId: "T-1" });
+    expect(r.status).toBe(201);
+    running.splice(running.indexOf(a), 1);
+    await a.close();
+    await b.advance(LINK_VALIDITY_MS - SECOND_MS);
+    expect((await b.store.q.links.get(r.json.id))?.status).toBe("pending");
+    await b.advance(SECOND_MS + TIMER_POLL_INTERVAL_MS);
+    expect((await b.store.q.links.get(r.json.id))?.status).toBe("expired");
   });
 
   it("a row both instances fire changes once: one payment.expired webhook, not two", async () => {

@@ -67,4 +67,6 @@ export const linkExpiryTimer: TimerModule = {
     });
   },
   pending: async (deps) => (await deps.store.q.links.openExpiries()).map((r) => ({ key: r.id, dueAtMs: r.expiresAtMs })),
+  due: async (deps, nowMs, limit) =>
+    (await deps.store.q.links.dueExpiries(nowMs, limit)).map((r) => ({ key: r.id, dueAtMs: r.expiresAtMs })),
 };

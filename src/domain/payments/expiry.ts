@@ -21,4 +21,6 @@ export const paymentExpiryTimer: TimerModule = {
     });
   },
   pending: async (deps) => (await deps.store.q.payments.initiatedExpiries()).map((p) => ({ key: p.code, dueAtMs: p.expiresAtMs })),
+  due: async (deps, nowMs, limit) =>
+    (await deps.store.q.payments.dueExpiries(nowMs, limit)).map((p) => ({ key: p.code, dueAtMs: p.expiresAtMs })),
 };

@@ -77,6 +77,10 @@ export function linksPg(sql: Pg): LinksOps {
       ...(await sql<{ id: string; expiresAtMs: number }[]>`SELECT id, expires_at_ms AS "expiresAtMs" FROM payment_links
         WHERE ${sql.unsafe(OPEN)} ORDER BY expires_at_ms`),
     ],
+    dueExpiries: async (nowMs, limit) => [
+      ...(await sql<{ id: string; expiresAtMs: number }[]>`SELECT id, expires_at_ms AS "expiresAtMs" FROM payment_links
+        WHERE ${sql.unsafe(OPEN)} AND expires_at_ms <= ${nowMs} ORDER BY expires_at_ms, id COLLATE "C" LIMIT ${limit}`),
+    ],
     // SQLite names its index (INDEXED BY); PostgreSQL has no hint, and the planner picks the
     // partial expiry index or the partner's own by their costs.
     dueForExpiry: async (partnerId, nowMs, limit) =>

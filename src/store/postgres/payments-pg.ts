@@ -108,5 +108,9 @@ export function paymentsPg(sql: Pg): PaymentsOps {
       ...(await sql<{ code: string; expiresAtMs: number }[]>`SELECT code, expires_at_ms AS "expiresAtMs" FROM payments
         WHERE status = 'initiated' ORDER BY expires_at_ms, code COLLATE "C"`),
     ],
+    dueExpiries: async (nowMs, limit) => [
+      ...(await sql<{ code: string; expiresAtMs: number }[]>`SELECT code, expires_at_ms AS "expiresAtMs" FROM payments
+        WHERE status = 'initiated' AND expires_at_ms <= ${nowMs} ORDER BY expires_at_ms, code COLLATE "C" LIMIT ${limit}`),
+    ],
   };
 }

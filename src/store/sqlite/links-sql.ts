@@ -120,6 +120,12 @@ export function linksSql(db: Db) {
       db
         .prepare(`SELECT id, expires_at_ms AS expiresAtMs FROM payment_links WHERE ${OPEN} ORDER BY expires_at_ms`)
         .all<{ id: string; expiresAtMs: number }>(),
+    dueExpiries: (nowMs: number, limit: number) =>
+      db
+        .prepare(
+          `SELECT id, expires_at_ms AS expiresAtMs FROM payment_links WHERE ${OPEN} AND expires_at_ms <= ? ORDER BY expires_at_ms LIMIT ?`,
+        )
+        .all<{ id: string; expiresAtMs: number }>(nowMs, limit),
     /**
      * Open links of a partner whose expiry has come (now >= expiresAt), at most `limit`. Normally
      * none are (the wheel keeps up), so the probe must cost one index seek: the partial expiry

@@ -142,5 +142,11 @@ export function paymentsSql(db: Db) {
       db
         .prepare("SELECT code, expires_at_ms AS expiresAtMs FROM payments WHERE status = 'initiated' ORDER BY expires_at_ms")
         .all<{ code: string; expiresAtMs: number }>(),
+    dueExpiries: (nowMs: number, limit: number) =>
+      db
+        .prepare(
+          "SELECT code, expires_at_ms AS expiresAtMs FROM payments WHERE status = 'initiated' AND expires_at_ms <= ? ORDER BY expires_at_ms LIMIT ?",
+        )
+        .all<{ code: string; expiresAtMs: number }>(nowMs, limit),
   };
 }
