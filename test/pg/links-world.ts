@@ -1,4 +1,4 @@
-import type { PartnerRow, TerminalRow } from "../../src/store/rows";
+import { connectionRow, partnerRow, terminalRow } from "../support/catalog-rows";
 import type { Repos } from "../../src/store/store";
 import type { Pg } from "../../src/store/postgres/pg";
 import {
@@ -17,40 +17,6 @@ import {
 
 export type TerminalSeed = { id: string; partnerId: string; connectionId: string; bank: string };
 
-/** A plain active partner, the same on both stores. */
-export const partnerRow = (id: string, createdAtMs: number): PartnerRow => ({
-  id,
-  name: `Partner ${id}`,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: null,
-  webhookSecret: null,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs,
-});
-
-/** A plain active terminal (one installment, no rates), the same on both stores. */
-export const terminalRow = (t: Pick<TerminalSeed, "id" | "partnerId" | "connectionId">): TerminalRow => ({
-  id: t.id,
-  partnerId: t.partnerId,
-  connectionId: t.connectionId,
-  active: true,
-  commissionBasis: "gross",
-  installments: [1],
-  rates: [],
-  infrastructure: "standard",
-  directCollection: false,
-  valueDays: 1,
-  valueDaysByCount: null,
-  bank: null,
-  allowedCardFamilies: null,
-});
-
 export async function partnersSqlite(tx: Repos, ids: readonly string[]): Promise<void> {
   for (const id of ids) await tx.partners.upsert(partnerRow(id, 1000));
 }
@@ -62,20 +28,7 @@ export async function partnersPg(sql: Pg, ids: readonly string[]): Promise<void>
 export async function terminalSqlite(tx: Repos, t: TerminalSeed): Promise<void> {
   await tx.catalog.upsertPsp({ id: "psp", active: true });
   if ((await tx.catalog.connection(t.connectionId)) === undefined) {
-    await tx.catalog.upsertConnection({
-      id: t.connectionId,
-      pspId: "psp",
-      bank: t.bank,
-      active: true,
-      acceptsForeignCards: true,
-      acceptsDebit: true,
-      perTxMax: null,
-      dailyMax: null,
-      weeklyMax: null,
-      monthlyMax: null,
-      windowMinutes: null,
-      windowMax: null,
-    });
+    await tx.catalog.upsertConnection(connectionRow(t.connectionId, { pspId: "psp", bank: t.bank, acceptsForeignCards: true }));
   }
   await tx.catalog.upsertTerminal(terminalRow(t));
 }

@@ -6,7 +6,7 @@ import { acceptancePg } from "../../src/store/postgres/acceptance-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { bothStores, type Both } from "./differential";
-import { partnerRow } from "./links-world";
+import { partnerRow } from "../support/catalog-rows";
 
 // Issue 23: holds and agreements (the payment guard of product 15) answer on PostgreSQL as on SQLite.
 

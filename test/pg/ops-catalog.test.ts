@@ -6,7 +6,7 @@ import { catalogPg } from "../../src/store/postgres/catalog-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { bothStores, type Both } from "./differential";
-import { partnerRow } from "./links-world";
+import { partnerRow } from "../support/catalog-rows";
 
 // Issue 23: the catalog (PSPs, connections, terminals, BINs) answers on PostgreSQL as on SQLite:
 // flags come back as booleans, JSON lists parsed, nulls as null, lists in byte order of the id.

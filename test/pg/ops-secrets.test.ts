@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { secretBox } from "../../src/store/secret-box";
 import type { ConnectionRow, PartnerRow } from "../../src/store/rows";
+import { connectionRow, partnerRow } from "../support/catalog-rows";
 import type { CatalogOps, PartnersOps, SecretsOps } from "../../src/store/store";
 import { catalogPg } from "../../src/store/postgres/catalog-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
@@ -28,37 +29,10 @@ const pgOps = (sql: Pg, key: Buffer | null = null): Ops => ({
   secrets: secretsPg(sql),
 });
 
-const partner = (id: string, webhookSecret: string | null): PartnerRow => ({
-  id,
-  name: id,
-  status: "active",
-  allowedRedirectHosts: null,
-  amountMin: null,
-  amountMax: null,
-  cardAttemptLimit: 3,
-  installmentCap: null,
-  webhookUrl: "https://shop.example/hook",
-  webhookSecret,
-  rateLimitMultiplier: 1,
-  payoutAccount: null,
-  createdAtMs: 1,
-});
+const partner = (id: string, webhookSecret: string | null): PartnerRow =>
+  partnerRow(id, 1, { name: id, webhookUrl: "https://shop.example/hook", webhookSecret });
 
-const connection = (id: string, bankConfig: string | null): ConnectionRow => ({
-  id,
-  pspId: "psp-1",
-  bank: "est",
-  active: true,
-  acceptsForeignCards: false,
-  acceptsDebit: true,
-  perTxMax: null,
-  dailyMax: null,
-  weeklyMax: null,
-  monthlyMax: null,
-  windowMinutes: null,
-  windowMax: null,
-  bankConfig,
-});
+const connection = (id: string, bankConfig: string | null): ConnectionRow => connectionRow(id, { bank: "est", bankConfig });
 
 /** Two secrets of each kind and one empty column of each kind: four values to re-seal. */
 async function seed({ partners, catalog }: Ops): Promise<void> {

@@ -6,7 +6,7 @@ import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { panelAuditPg, panelSessionsPg, panelUsersPg } from "../../src/store/postgres/users-pg";
 import { bothStores, type Both } from "./differential";
-import { partnerRow } from "./links-world";
+import { partnerRow } from "../support/catalog-rows";
 
 // Issue 23: the merchant panel's users, sessions and audit log answer on PostgreSQL as on SQLite.
 

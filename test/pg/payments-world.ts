@@ -8,7 +8,7 @@ import { insertCatalogForTests } from "../../src/store/postgres/seed-fixtures-pg
 import type { ConnectionRow, LinkRow, NewPayment, PartnerRow, TerminalRow } from "../../src/store/rows";
 import type { Repos } from "../../src/store/store";
 import type { Both } from "./differential";
-import { partnerRow, terminalRow } from "./links-world";
+import { connectionRow as connection, partnerRow, terminalRow } from "../support/catalog-rows";
 
 // The world of the payments, attempts, bank, refunds and link-checkout differential tests (issue
 // 23): one PSP, two connections, two partners, three terminals and a link, written on SQLite
@@ -18,22 +18,6 @@ import { partnerRow, terminalRow } from "./links-world";
 
 /** Sunday 2026-11-29 18:00 Istanbul: day, ISO week and month ends are a few hours away. */
 export const T0 = Date.parse("2026-11-29T15:00:00.000Z");
-
-const connection = (id: string): ConnectionRow => ({
-  id,
-  pspId: "psp-1",
-  bank: "sim",
-  bankConfig: null,
-  active: true,
-  acceptsForeignCards: false,
-  acceptsDebit: true,
-  perTxMax: null,
-  dailyMax: null,
-  weeklyMax: null,
-  monthlyMax: null,
-  windowMinutes: null,
-  windowMax: null,
-});
 
 const partner = (id: string): PartnerRow => partnerRow(id, 0);
 const terminal = (id: string, partnerId: string, connectionId: string): TerminalRow => terminalRow({ id, partnerId, connectionId });

@@ -4,6 +4,7 @@ import { isBunRuntime } from "../../../src/store/sqlite/db";
 import { SCHEMA_VERSION } from "../../../src/store/sqlite/migrate";
 import { beginAndCommit, deferForeignKeys, readPragma, type ReadPragma } from "../../../src/store/sqlite/inspect";
 import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
+import { connectionRow } from "../../support/catalog-rows";
 import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import { probeDriver } from "../../support/driver-probe";
 
@@ -65,20 +66,7 @@ describe("issue 2 store: group commit (DESIGN.md request flow 4)", () => {
       s.write(addPsp("ok")),
       s.write(async (tx) => {
         deferForeignKeys(s);
-        await tx.catalog.upsertConnection({
-          id: "c",
-          pspId: "missing",
-          bank: "sim",
-          active: true,
-          acceptsForeignCards: false,
-          acceptsDebit: true,
-          perTxMax: null,
-          dailyMax: null,
-          weeklyMax: null,
-          monthlyMax: null,
-          windowMinutes: null,
-          windowMax: null,
-        });
+        await tx.catalog.upsertConnection(connectionRow("c", { pspId: "missing" }));
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);

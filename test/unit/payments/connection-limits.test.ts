@@ -3,27 +3,14 @@ import { exceededConnectionLimit } from "../../../src/domain/payments/connection
 import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import type { ConnectionRow, PaymentStatus } from "../../../src/store/rows";
+import { connectionRow, partnerRow, terminalRow } from "../../support/catalog-rows";
 
 // Product 4 limit usage by window, directly against the store (the API tests cover the codes).
 
 let store: Store;
 let n = 0;
 
-const CONNECTION: ConnectionRow = {
-  id: "vpos-1",
-  pspId: "psp-1",
-  bank: "sim",
-  bankConfig: null,
-  active: true,
-  acceptsForeignCards: false,
-  acceptsDebit: true,
-  perTxMax: null,
-  dailyMax: null,
-  weeklyMax: null,
-  monthlyMax: null,
-  windowMinutes: null,
-  windowMax: null,
-};
+const CONNECTION: ConnectionRow = connectionRow("vpos-1");
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -59,36 +46,8 @@ beforeEach(async () => {
     await tx.catalog.upsertPsp({ id: "psp-1", active: true });
     await tx.catalog.upsertConnection(CONNECTION);
     await tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
-    await tx.partners.upsert({
-      id: "ptn_t",
-      name: "t",
-      status: "active",
-      allowedRedirectHosts: null,
-      amountMin: null,
-      amountMax: null,
-      cardAttemptLimit: 3,
-      installmentCap: null,
-      webhookUrl: null,
-      webhookSecret: null,
-      rateLimitMultiplier: 1,
-      payoutAccount: null,
-      createdAtMs: 0,
-    });
-    await tx.catalog.upsertTerminal({
-      id: "T-1",
-      partnerId: "ptn_t",
-      connectionId: "vpos-1",
-      active: true,
-      commissionBasis: "gross",
-      installments: [1],
-      rates: [],
-      infrastructure: "standard",
-      directCollection: false,
-      valueDays: 1,
-      valueDaysByCount: null,
-      bank: null,
-      allowedCardFamilies: null,
-    });
+    await tx.partners.upsert(partnerRow("ptn_t", 0, { name: "t" }));
+    await tx.catalog.upsertTerminal(terminalRow({ id: "T-1", partnerId: "ptn_t", connectionId: "vpos-1" }));
   });
 });
 afterEach(async () => store.close());

@@ -8,6 +8,7 @@ import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-s
 import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 import { downgradeToVersion1 } from "../../../src/store/sqlite/inspect";
 import type { ConnectionRow, UsageWindows } from "../../../src/store/rows";
+import { connectionRow, partnerRow, terminalRow } from "../../support/catalog-rows";
 
 // Issue 17: the running totals answer exactly what summing the payments answers (product 4), at
 // every instant of random histories that cross Istanbul day, ISO week and month boundaries, with
@@ -15,21 +16,7 @@ import type { ConnectionRow, UsageWindows } from "../../../src/store/rows";
 
 let store: Store;
 
-const CONNECTION: ConnectionRow = {
-  id: "vpos-1",
-  pspId: "psp-1",
-  bank: "sim",
-  bankConfig: null,
-  active: true,
-  acceptsForeignCards: false,
-  acceptsDebit: true,
-  perTxMax: null,
-  dailyMax: null,
-  weeklyMax: null,
-  monthlyMax: null,
-  windowMinutes: null,
-  windowMax: null,
-};
+const CONNECTION: ConnectionRow = connectionRow("vpos-1");
 
 /** A small deterministic generator, so a failing history can be replayed from its seed. */
 function rng(seed: number): (n: number) => number {
@@ -46,40 +33,12 @@ async function seedCatalog(s: Store): Promise<void> {
     await tx.catalog.upsertPsp({ id: "psp-1", active: true });
     await tx.catalog.upsertConnection(CONNECTION);
     await tx.catalog.upsertConnection({ ...CONNECTION, id: "vpos-2" });
-    await tx.partners.upsert({
-      id: "ptn_t",
-      name: "t",
-      status: "active",
-      allowedRedirectHosts: null,
-      amountMin: null,
-      amountMax: null,
-      cardAttemptLimit: 3,
-      installmentCap: null,
-      webhookUrl: null,
-      webhookSecret: null,
-      rateLimitMultiplier: 1,
-      payoutAccount: null,
-      createdAtMs: 0,
-    });
+    await tx.partners.upsert(partnerRow("ptn_t", 0, { name: "t" }));
     for (const [id, connectionId] of [
       ["T-1", "vpos-1"],
       ["T-2", "vpos-2"],
     ] as const) {
-      await tx.catalog.upsertTerminal({
-        id,
-        partnerId: "ptn_t",
-        connectionId,
-        active: true,
-        commissionBasis: "gross",
-        installments: [1],
-        rates: [],
-        infrastructure: "standard",
-        directCollection: false,
-        valueDays: 1,
-        valueDaysByCount: null,
-        bank: null,
-        allowedCardFamilies: null,
-      });
+      await tx.catalog.upsertTerminal(terminalRow({ id, partnerId: "ptn_t", connectionId }));
     }
   });
 }
