@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync } from "node:fs";
 import { defineCommand } from "citty";
-import { openDb, type Db } from "../../src/store/sqlite/db";
+import { openDb } from "../../src/store/sqlite/db";
+import type { Db } from "../../src/store/sqlite/db-types";
 import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/sqlite/maintenance-sql";
 import type { OpenedStore } from "../../src/store/open";
 import { CliError, commonArgs, output, resolveDbPath, withStore } from "../context";

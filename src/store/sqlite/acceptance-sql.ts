@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { AgreementRow, HoldRow } from "../rows";
 
 const AGREEMENT_COLUMNS = `partner_id AS partnerId, agreement_code AS agreementCode, version,

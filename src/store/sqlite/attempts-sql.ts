@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { AttemptRow, AttemptStatus } from "../rows";
 
 // Card attempts of a payment (product 6). An attempt is recorded before the bank is called and

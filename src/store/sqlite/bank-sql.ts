@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { CaptureCheckOutcome, CaptureCheckRow } from "../rows";
 
 // The bank side of card attempts (issue 16, product 17): the one-Auth-per-attempt claim and the

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 
 // Reads every API request makes (the key by hash, its partner, the terminal, its connection and
 // PSP) served from memory while nothing changed them (issue 17). Exact, never time-based: the

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import { secretBox, type SecretBox } from "../secret-box";
 import { secretAad } from "./secrets-sql";
 import type { BinRow, ConnectionRow, PspRow, StoredRate, TerminalRow } from "../rows";

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { ConnectionUsage, UsageWindows } from "../rows";
 
 // Product 4 connection-limit usage read from the running totals of `connection_usage` (issue 17),

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import type { Db, SqlValue, Statement } from "./db";
+import type { Db, SqlValue, Statement } from "./db-types";
 
 export function openBunDb(path: string): Db {
   const db = new Database(path, { create: true });

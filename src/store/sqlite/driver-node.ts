@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
-import type { Db, SqlValue, Statement } from "./db";
+import type { Db, SqlValue, Statement } from "./db-types";
 
 export function openNodeDb(path: string): Db {
   // Loaded lazily through require: the compiled Bun binary never reaches this line, and a

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import { SCHEMA_VERSION } from "./migrate";
 
 // Product 22 `kasa migrate-to-postgres`: the SQLite side of the copy. Every row of every kasa table

@@ -1,4 +1,4 @@
-import type { Db, SqlValue } from "./db";
+import type { Db, SqlValue } from "./db-types";
 import type { BinRow, PaymentPatch, PayoutBatchRow, PayoutStatus, PspRow, RefundPatch, RefundRow } from "../rows";
 
 // Operations only the tests call (issue 18: tests use named store operations, never SQL). Some

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 
 // What the hosted link pages ask about a link's own payments (product 7). Reads only: every
 // payment change goes through payments-sql's conditional updates. Served by the partial index

@@ -1,4 +1,4 @@
-import type { Db, SqlValue } from "./db";
+import type { Db, SqlValue } from "./db-types";
 import type { LinkItem, LinkListFilter, LinkRow, LinkStatus } from "../rows";
 
 // Payment links (interface 2.1, 3.1). Status changes are conditional updates: each names the

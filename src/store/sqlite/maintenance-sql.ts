@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import { SCHEMA_VERSION } from "./migrate";
 
 // product 19: the SQL behind `kasa backup`, `kasa restore` and `kasa check`.

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 
 export const INSTANCE_PREFIX = "instance:";
 

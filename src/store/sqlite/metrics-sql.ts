@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 
 /** product 19: what the metrics endpoint reads at each scrape. */
 export function metricsSql(db: Db) {

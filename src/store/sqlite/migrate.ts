@@ -1,6 +1,6 @@
 import schemaSql from "../../../schema.sql" with { type: "text" };
 import { connectionUsageSql } from "./connection-usage-sql";
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
 export const SCHEMA_VERSION = 6;

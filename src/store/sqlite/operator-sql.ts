@@ -1,4 +1,4 @@
-import type { Db, SqlValue } from "./db";
+import type { Db, SqlValue } from "./db-types";
 import { REFUND_COLUMNS } from "./refunds-sql";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-sql";
 import type { LinkRow, LinkSummaryRow, OperatorFilter, PaymentRow, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";

@@ -1,4 +1,4 @@
-import type { Db, SqlValue } from "./db";
+import type { Db, SqlValue } from "./db-types";
 import { PAYMENT_SUMMARY } from "./operator-sql";
 import type { PaymentPageFilter, PaymentSummaryRow } from "../rows";
 

@@ -1,5 +1,5 @@
 import { connectionUsageSql } from "./connection-usage-sql";
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { CaptureFacts, CardFacts, NewPayment, PaymentRow, PaymentStatus } from "../rows";
 
 // Payments (interface 2.3, 3.2; product 5). Status changes are conditional updates: each names

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { NewRefund, PaymentStatus, RefundOutcome, RefundRow, RefundStatus, RefundTotals } from "../rows";
 
 // Refunds and voids (interface 2.4; product 9), and the payment columns a refund moves

@@ -1,5 +1,5 @@
 import type { Repos } from "../store";
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import { acceptanceSql } from "./acceptance-sql";
 import { attemptsSql } from "./attempts-sql";
 import { bankSql } from "./bank-sql";

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { SecretBox } from "../secret-box";
 
 // Product 19: the columns that hold secrets, and re-sealing them all (a new master key, or the

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { PartnerDue, PayoutBatchRow, PayoutStatus } from "../rows";
 
 // Day end, settlement and payout batches (product 9). A day end is claimed once per Istanbul date

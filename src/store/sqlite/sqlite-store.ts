@@ -1,4 +1,5 @@
-import { openDb, type Db, type SqlValue, type Statement } from "./db";
+import { openDb } from "./db";
+import type { Db, SqlValue, Statement } from "./db-types";
 import { configure, migrate } from "./migrate";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
 import type { OpenOptions, Store, Unit } from "../store";

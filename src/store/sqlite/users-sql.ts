@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { AuditRow, PanelSessionRow, PanelUserRow } from "../rows";
 
 // The merchant panel's users, sessions and audit log (product 18).

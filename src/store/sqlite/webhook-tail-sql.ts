@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { TailAttempt, TailDelivery } from "../rows";
 
 // `kasa webhooks tail` (product 21): what appeared in the outbox since an instant, read by another

@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db } from "./db-types";
 import type { DeliveryFilter, DeliveryListRow, DeliveryRow, DeliveryStatus, DeliveryTimerRow, WebhookAttemptRow } from "../rows";
 
 const DELIVERY_COLUMNS = `id, partner_id AS partnerId, type, body, occurred_at_ms AS occurredAtMs, status, attempts,
