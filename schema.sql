@@ -376,6 +376,20 @@ CREATE TABLE IF NOT EXISTS panel_audit (
 );
 CREATE INDEX IF NOT EXISTS panel_audit_by_partner ON panel_audit(partner_id, seq DESC);
 
+-- Issue 30: one row per panel password check that did not succeed, keyed by the address typed
+-- (known or not, so an unknown address answers like a known one). The row is written BEFORE the
+-- password hash runs and removed when the password was right, so checks running at the same time
+-- all count; a lock is 5 rows of one (email, ip) within 15 minutes, the slowdown 50 rows of one
+-- email within an hour (docs/panel.md, Getting in). Rows older than an hour are pruned.
+CREATE TABLE IF NOT EXISTS panel_login_failures (
+  seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+  email  TEXT NOT NULL,
+  ip     TEXT NOT NULL,
+  at_ms  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS panel_login_failures_by_email ON panel_login_failures(email, at_ms);
+CREATE INDEX IF NOT EXISTS panel_login_failures_by_age ON panel_login_failures(at_ms);
+
 -- Issue 16 (product 17): the bank side of a card attempt.
 -- One capture request (EST `Auth`) per attempt, ever: the row is written in the unit that moves the
 -- attempt to `capturing`, before the bank is called, and its key refuses a second one.

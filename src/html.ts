@@ -122,6 +122,11 @@ export interface PageInput {
   status?: number;
   /** More rules after the shared sheet (the panel's wider layout); a trusted constant. */
   extraCss?: string;
+  /**
+   * Default no-referrer. The panel's pages say same-origin: a browser then sends their forms' real
+   * Origin (under no-referrer it sends `Origin: null`), which the panel's POSTs check.
+   */
+  referrerPolicy?: "no-referrer" | "same-origin";
 }
 
 /** The shell every browser-facing page uses: strict CSP, no caching (card data may be inside). */
@@ -150,7 +155,7 @@ ${input.body}
       "Content-Security-Policy": toContentSecurityPolicy(input.nonce, input.formActions),
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
+      "Referrer-Policy": input.referrerPolicy ?? "no-referrer",
     },
     body: page.value,
   };

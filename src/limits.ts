@@ -112,8 +112,14 @@ export const ISTANBUL_OFFSET_MS = 3 * HOUR_MS;
  */
 export const SANDBOX_CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999) - ISTANBUL_OFFSET_MS;
 /** product 18: the merchant panel. */
+/** Failures of one (account, source address) that lock that pair, and for how long (issue 30). */
 export const PANEL_LOGIN_FAILURES_MAX = 5;
 export const PANEL_LOCK_MS = 15 * MINUTE_MS;
+/** Failures of one account from every address within the hour after which failing addresses are slowed. */
+export const PANEL_ACCOUNT_FAILURES_MAX = 50;
+export const PANEL_ACCOUNT_WINDOW_MS = HOUR_MS;
+/** Password hashes (Argon2id, 64 MiB each) running at once in one process. */
+export const PANEL_HASHES_AT_ONCE = 4;
 export const PANEL_SESSION_IDLE_MS = 30 * MINUTE_MS;
 export const PANEL_SESSION_ABSOLUTE_MS = 12 * HOUR_MS;
 /** A session's last-seen time is written at most this often (one write per page would be waste). */

@@ -49,6 +49,23 @@ export async function resumeOrRedirect(deps: Deps, event: H3Event): Promise<Auth
   return fail("unauthorized", "the session has ended; log in again");
 }
 
+/**
+ * A panel POST (the login form included) must come from kasa's own pages: a browser says where a
+ * form came from in `Origin`, which must be the base URL's origin (`null`, what a sandboxed frame
+ * or a no-referrer page sends, is refused), or else in `Sec-Fetch-Site`, which must be
+ * same-origin. A client that sends neither is not a browser (curl, the tests) and passes: CSRF is
+ * a browser's problem, and the session's token still has to be right.
+ */
+export function refuseForeignOrigin(deps: Deps, headers: Headers): void {
+  const origin = headers.get("origin");
+  if (origin !== null) {
+    if (origin !== new URL(deps.config.baseUrl).origin) fail("forbidden", "the form was posted from another site");
+    return;
+  }
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") fail("forbidden", "the form was posted from another site");
+}
+
 /** A POST's CSRF token first (403), then the route's least role (403). */
 export function checkAccess(session: PanelSession, role: PanelRole, form: Record<string, string> | null): void {
   if (form !== null) checkCsrf(session, form.csrf);

@@ -7,7 +7,7 @@ import { fail, isApiError, statusOf, type ApiError } from "../errors";
 import { errorPage } from "../html";
 import { callerIpKey } from "./client-ip";
 import { routeParams, type Method } from "./endpoint";
-import { checkAccess, resumeOrRedirect } from "./page-auth";
+import { checkAccess, refuseForeignOrigin, resumeOrRedirect } from "./page-auth";
 import { PAGE_MESSAGES } from "./page-messages";
 import { readFormBody } from "./read";
 import type { PanelRole } from "../store/rows";
@@ -86,6 +86,13 @@ async function run(deps: Deps, route: PageRoute, event: H3Event, traceId: string
     );
   };
   try {
+    if (route.method === "POST") {
+      refuseForeignOrigin(deps, event.req.headers);
+      // Every panel action draws on its user's budget, whichever address it comes from.
+      if (!deps.rateLimiter.tryAcquire([{ budget: "panel.user", key: session.user.id, multiplier: 1 }], deps.clock.nowMs())) {
+        fail("rate_limited", undefined, { "retry-after": "60" });
+      }
+    }
     checkAccess(session, auth.slice("panel:".length) as PanelRole, form);
     const res = await route.handle(event, traceId, { session, form, ip });
     await audit(res.status < 400 ? "ok" : `http_${res.status}`);

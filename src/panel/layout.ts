@@ -72,6 +72,7 @@ export function toResponse(deps: Deps, title: string, body: SafeHtml, status: nu
     formActions: ["'self'"],
     status,
     extraCss: PANEL_CSS,
+    referrerPolicy: "same-origin",
   });
   return new Response(page.body, { status: page.status, headers: page.headers });
 }

@@ -1,17 +1,23 @@
 import type { Deps } from "../deps";
 import { login, logout, resumeSession } from "../domain/users/sessions";
-import { fail, isApiError } from "../errors";
+import { isApiError } from "../errors";
 import { html } from "../html";
 import type { PageRoute } from "../http/page";
 import { PAGE_MESSAGES } from "../http/page-messages";
-import { PANEL_LOGIN_PATH, readSessionCookie, sessionCookie } from "../http/page-auth";
+import { PANEL_LOGIN_PATH, readSessionCookie, refuseForeignOrigin, sessionCookie } from "../http/page-auth";
 import { readFormBody } from "../http/read";
 import { Sensitive } from "../sensitive";
 import { seeOther, toResponse } from "./layout";
 
 // Product 18: the login form (fields `email` and `password`), its per-IP budget, and logout.
 
-function loginPage(deps: Deps, problem: { code: string; message: string } | null, status: number, email = ""): Response {
+function loginPage(
+  deps: Deps,
+  problem: { code: string; message: string } | null,
+  status: number,
+  email = "",
+  headers: Record<string, string> = {},
+): Response {
   const body = html`<h1>kasa panel girişi</h1>
 ${problem && html`<div class="problem" role="alert"><p>${problem.message}</p><p class="muted">Hata kodu: <code>${problem.code}</code></p></div>`}
 <form method="post" action="${PANEL_LOGIN_PATH}">
@@ -19,20 +25,9 @@ ${problem && html`<div class="problem" role="alert"><p>${problem.message}</p><p 
 <div class="field"><label for="password">Parola</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
 <div class="actions"><button type="submit">Giriş yap</button></div>
 </form>`;
-  return toResponse(deps, "Giriş", body, status);
-}
-
-/**
- * Login has no session to bind a CSRF token to, so a form on another site could log a user into
- * the attacker's account (login CSRF). Browsers say where a form came from: a cross-site one is
- * refused. Clients that send neither header (curl, the tests) are not browsers and pass.
- */
-function refuseCrossSite(deps: Deps, headers: Headers): void {
-  // Under Referrer-Policy: no-referrer (every page here) a browser sends `Origin: null`, which says
-  // nothing; Sec-Fetch-Site still does.
-  const origin = headers.get("origin");
-  const crossOrigin = origin !== null && origin !== "null" && origin !== new URL(deps.config.baseUrl).origin;
-  if (headers.get("sec-fetch-site") === "cross-site" || crossOrigin) fail("forbidden", "the login form was posted from another site");
+  const res = toResponse(deps, "Giriş", body, status);
+  for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
+  return res;
 }
 
 export function loginPages(deps: Deps): PageRoute[] {
@@ -51,7 +46,8 @@ export function loginPages(deps: Deps): PageRoute[] {
       path: PANEL_LOGIN_PATH,
       budgets: ["panel.login.ip"],
       async handle(event, _traceId, ctx) {
-        refuseCrossSite(deps, event.req.headers);
+        // Login has no session to bind a CSRF token to (login CSRF): only where the form came from.
+        refuseForeignOrigin(deps, event.req.headers);
         const form = await readFormBody(event.req);
         const email = form.email ?? "";
         try {
@@ -64,7 +60,8 @@ export function loginPages(deps: Deps): PageRoute[] {
           return seeOther("/panel/", { "Set-Cookie": sessionCookie(deps, sessionId) });
         } catch (error) {
           if (!isApiError(error)) throw error;
-          return loginPage(deps, { code: error.code, message: `${PAGE_MESSAGES[error.code]} (${error.message})` }, error.status, email);
+          const problem = { code: error.code, message: `${PAGE_MESSAGES[error.code]} (${error.message})` };
+          return loginPage(deps, problem, error.status, email, error.headers);
         }
       },
     },

@@ -360,6 +360,9 @@ export type PanelUserRow = {
 
 export type PanelSessionRow = { idHash: string; userId: string; csrfToken: string; createdAtMs: number; lastSeenAtMs: number };
 
+/** A panel password check that did not succeed (or is running): the address typed, the source, when. */
+export type LoginFailureRow = { seq: number; ip: string; atMs: number };
+
 export type AuditRow = {
   seq?: number;
   partnerId: string;

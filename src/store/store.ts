@@ -5,6 +5,7 @@ import type {
   AttemptRow,
   AttemptStatus,
   AuditRow,
+  LoginFailureRow,
   BinRow,
   CaptureCheckOutcome,
   CaptureCheckRow,
@@ -121,6 +122,7 @@ export interface Repos {
   panelUsers: PanelUsersOps;
   panelSessions: PanelSessionsOps;
   panelAudit: PanelAuditOps;
+  loginFailures: LoginFailuresOps;
   panel: PanelOps;
   metrics: MetricsOps;
   fixtures: FixturesOps;
@@ -450,8 +452,6 @@ export interface PanelUsersOps {
   setStatus(id: string, status: "active" | "disabled", atMs: number): Promise<boolean>;
   /** A new password also clears the lock, so an operator's reset is the way out of one. */
   setPassword(id: string, hash: string, atMs: number): Promise<boolean>;
-  recordFailure(id: string, failedLogins: number, lockedUntilMs: number | null, atMs: number): Promise<{ changes: number }>;
-  clearFailures(id: string): Promise<{ changes: number }>;
 }
 
 export interface PanelSessionsOps {
@@ -461,6 +461,21 @@ export interface PanelSessionsOps {
   remove(idHash: string): Promise<boolean>;
   /** Disabling a user or resetting a password ends every session they have. */
   removeForUser(userId: string): Promise<number>;
+}
+
+/** Panel password checks that did not succeed, counted before the hash runs (docs/panel.md, Getting in). */
+export interface LoginFailuresOps {
+  /** Makes units counting one address take turns (PostgreSQL; SQLite's one writer already does). */
+  lock(email: string): Promise<void>;
+  /** The address's failures at or after `sinceMs`, newest first, at most `limit`. */
+  since(email: string, sinceMs: number, limit: number): Promise<LoginFailureRow[]>;
+  /** Answers the new row's seq. */
+  insert(email: string, ip: string, atMs: number): Promise<number>;
+  remove(seq: number): Promise<void>;
+  /** Every failure of the address from `ip`, or from anywhere when `ip` is null (a password reset). */
+  clear(email: string, ip: string | null): Promise<void>;
+  /** Forgets failures older than every window. */
+  prune(beforeMs: number): Promise<void>;
 }
 
 export interface PanelAuditOps {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { secretBox } from "../../src/store/secret-box";
 import type { AuditRow, PanelUserRow, PartnerRow } from "../../src/store/rows";
-import type { PanelAuditOps, PanelSessionsOps, PanelUsersOps, PartnersOps } from "../../src/store/store";
+import type { LoginFailuresOps, PanelAuditOps, PanelSessionsOps, PanelUsersOps, PartnersOps } from "../../src/store/store";
+import { loginFailuresPg } from "../../src/store/postgres/login-failures-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";
 import { panelAuditPg, panelSessionsPg, panelUsersPg } from "../../src/store/postgres/users-pg";
@@ -57,7 +58,7 @@ async function run<T>(steps: (o: Ops) => Promise<T>): Promise<{ sqlite: T; pg: T
 }
 
 describe("product 22: panel operations answer on PostgreSQL as on SQLite", () => {
-  it("panelUsers: byEmail, get, list, setStatus, setPassword, recordFailure, clearFailures", async () => {
+  it("panelUsers: byEmail, get, list, setStatus, setPassword", async () => {
     const { sqlite, pg } = await run(async ({ panelUsers: u }) => [
       await u.byEmail("bob@a.example"),
       await u.byEmail("nobody@a.example"),
@@ -68,12 +69,7 @@ describe("product 22: panel operations answer on PostgreSQL as on SQLite", () =>
       await u.list("nobody"),
       await u.setStatus("u-1", "disabled", 20),
       await u.setStatus("none", "disabled", 20),
-      await u.recordFailure("u-1", 5, 1_000, 21),
-      await u.recordFailure("none", 5, null, 21),
       await u.get("u-1"),
-      await u.clearFailures("u-1"),
-      await u.clearFailures("u-1"),
-      await u.recordFailure("u-2", 3, 500, 22),
       await u.setPassword("u-2", "$scrypt$new", 23),
       await u.setPassword("none", "$scrypt$new", 23),
       await u.get("u-2"),
@@ -81,9 +77,52 @@ describe("product 22: panel operations answer on PostgreSQL as on SQLite", () =>
     ]);
     expect(pg).toEqual(sqlite);
     expect((sqlite[4] as PanelUserRow[]).map((x) => x.id)).toEqual(["u-3", "u-2", "u-1"]);
-    expect(sqlite.slice(9, 11)).toEqual([{ changes: 1 }, { changes: 0 }]);
-    expect(sqlite.slice(12, 14)).toEqual([{ changes: 1 }, { changes: 0 }]);
-    expect(sqlite[17]).toEqual(user("u-2", "p-a", "bob@a.example", { role: "viewer", passwordHash: "$scrypt$new", updatedAtMs: 23 }));
+    expect(sqlite.slice(10, 12)).toEqual([true, false]);
+    expect(sqlite[12]).toEqual(user("u-2", "p-a", "bob@a.example", { role: "viewer", passwordHash: "$scrypt$new", updatedAtMs: 23 }));
+  });
+
+  it("issue 30 loginFailures: insert, since (newest first, limited), remove, clear by source and for all, prune", async () => {
+    both = await bothStores();
+    const steps = async (f: LoginFailuresOps) => {
+      const seqs = [
+        await f.insert("a@x.example", "10.0.0.1", 100),
+        await f.insert("a@x.example", "10.0.0.2", 200),
+        await f.insert("a@x.example", "10.0.0.1", 300),
+        await f.insert("b@x.example", "10.0.0.1", 300),
+      ];
+      const strip = (rows: { ip: string; atMs: number }[]) => rows.map((r) => `${r.ip}@${r.atMs}`);
+      const out = [
+        strip(await f.since("a@x.example", 0, 10)),
+        strip(await f.since("a@x.example", 150, 10)),
+        strip(await f.since("a@x.example", 0, 1)),
+      ];
+      await f.remove(seqs[2] ?? 0);
+      out.push(strip(await f.since("a@x.example", 0, 10)));
+      await f.clear("a@x.example", "10.0.0.2");
+      out.push(strip(await f.since("a@x.example", 0, 10)));
+      await f.insert("a@x.example", "10.0.0.3", 400);
+      await f.prune(150);
+      out.push(strip(await f.since("a@x.example", 0, 10)), strip(await f.since("b@x.example", 0, 10)));
+      await f.clear("b@x.example", null);
+      out.push(strip(await f.since("b@x.example", 0, 10)));
+      return { out, increasing: seqs.every((s, i) => i === 0 || s > (seqs[i - 1] ?? 0)) };
+    };
+    const sqlite = await both.sqlite((tx) => steps(tx.loginFailures));
+    const pg = await both.pg((sql) => steps(loginFailuresPg(sql)));
+    expect(pg).toEqual(sqlite);
+    expect(sqlite).toEqual({
+      out: [
+        ["10.0.0.1@300", "10.0.0.2@200", "10.0.0.1@100"],
+        ["10.0.0.1@300", "10.0.0.2@200"],
+        ["10.0.0.1@300"],
+        ["10.0.0.2@200", "10.0.0.1@100"],
+        ["10.0.0.1@100"],
+        ["10.0.0.3@400"],
+        ["10.0.0.1@300"],
+        [],
+      ],
+      increasing: true,
+    });
   });
 
   it("panelSessions: insert, get, touch, remove, removeForUser", async () => {

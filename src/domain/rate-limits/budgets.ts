@@ -8,7 +8,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** What a budget is counted per; the request pipeline picks the key accordingly. */
-export type BudgetScope = "ip" | "platform" | "key" | "partner";
+export type BudgetScope = "ip" | "platform" | "key" | "partner" | "user";
 
 export type BudgetSpec = {
   readonly limit: number;
@@ -93,6 +93,12 @@ export const BUDGETS = {
     windowMs: MINUTE_MS,
     scope: "ip",
     covers: "POST /panel/login (merchant panel, product 18), per source IP",
+  },
+  "panel.user": {
+    limit: 120,
+    windowMs: MINUTE_MS,
+    scope: "user",
+    covers: "the merchant panel's actions (every POST but login), per panel user",
   },
 } as const satisfies Record<string, BudgetSpec>;
 

@@ -109,6 +109,8 @@ export async function resetPassword(
   await deps.store.write(async (tx) => {
     await tx.panelUsers.setPassword(user.id, hash, deps.clock.nowMs());
     await tx.panelSessions.removeForUser(user.id);
+    // An operator's reset is the way out of every lock on the account, from every address.
+    await tx.loginFailures.clear(user.email, null);
   });
   return { user: await userOf(deps, partnerId, user.id), password };
 }

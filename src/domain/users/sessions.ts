@@ -1,17 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../../deps";
-import { fail } from "../../errors";
+import { fail, isApiError } from "../../errors";
 import { hashSessionId } from "../../ids";
-import {
-  PANEL_LOCK_MS,
-  PANEL_LOGIN_FAILURES_MAX,
-  PANEL_SESSION_ABSOLUTE_MS,
-  PANEL_SESSION_IDLE_MS,
-  PANEL_TOUCH_EVERY_MS,
-} from "../../limits";
+import { PANEL_SESSION_ABSOLUTE_MS, PANEL_SESSION_IDLE_MS, PANEL_TOUCH_EVERY_MS } from "../../limits";
 import type { Sensitive } from "../../sensitive";
 import { recordAudit } from "./audit";
-import { verifyPassword } from "./password";
+import { oneCheckAtATime, reserveCheck, withHashSlot } from "./login-guard";
+import { hashPassword, verifyPassword } from "./password";
 import type { PanelUserRow } from "../../store/rows";
 
 // Panel sessions (product 18): server-side rows keyed by the SHA-256 of a random id the cookie
@@ -24,49 +19,56 @@ type LoginInput = { email: string; password: Sensitive<string>; ip: string; prev
 
 const WRONG = "wrong e-mail address or password";
 
+/** Compared against when the address has no account, so an unknown address costs one hash too. */
+let dummyHash: Promise<string> | undefined;
+function hashToCompare(deps: Deps, user: PanelUserRow | undefined): Promise<string> {
+  if (user) return Promise.resolve(user.passwordHash);
+  dummyHash ??= hashPassword(deps.ids.password(), deps.ids.salt());
+  return dummyHash;
+}
+
 /**
- * Checks in this order: unknown or disabled account (401, same words as a wrong password, so
- * addresses cannot be probed), lock (403, before the password is even looked at), password
- * (401; the fifth failure in a row locks the account for 15 minutes).
+ * The allowances first (login-guard.ts: a locked (address, source) pair is a 403, an account under
+ * a burst of failures a 429), with this check counted as a failure before the hash runs; then one
+ * hash, whether the address has an account or not; an unknown, disabled or wrong one is the same
+ * 401. A right password removes its own count and that source's earlier failures, never a lock:
+ * a locked pair never reaches the hash.
  */
 export async function login(deps: Deps, input: LoginInput): Promise<{ sessionId: Sensitive<string>; session: PanelSession }> {
   if (input.previousId !== null) await logoutById(deps, input.previousId);
-  const user = await deps.store.q.panelUsers.byEmail(input.email.trim().toLowerCase());
-  const nowMs = deps.clock.nowMs();
-  const audit = (outcome: string) => ({ action: "login", target: null, outcome, ip: input.ip });
-  if (!user) fail("unauthorized", WRONG);
-  if (user.status !== "active") {
-    await deps.store.write((tx) => recordAudit(tx, user, audit("unauthorized"), nowMs));
-    fail("unauthorized", WRONG);
-  }
-  if (user.lockedUntilMs !== null && user.lockedUntilMs > nowMs) {
-    await deps.store.write((tx) => recordAudit(tx, user, audit("forbidden"), nowMs));
-    fail("forbidden", "this account is locked for 15 minutes after 5 failed logins");
-  }
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
+  const email = input.email.trim().toLowerCase();
+  return await oneCheckAtATime(email, async () => {
+    const user = await deps.store.q.panelUsers.byEmail(email);
+    const nowMs = deps.clock.nowMs();
+    const audit = (outcome: string) => ({ action: "login", target: null, outcome, ip: input.ip });
+    let reserved: number;
+    try {
+      reserved = await deps.store.write((tx) => reserveCheck(tx, email, input.ip, nowMs));
+    } catch (error) {
+      if (user && isApiError(error)) await deps.store.write((tx) => recordAudit(tx, user, audit(error.code), nowMs));
+      throw error;
+    }
+    const right = await withHashSlot(async () => verifyPassword(input.password, await hashToCompare(deps, user)));
+    if (user?.status !== "active" || !right) {
+      if (user) await deps.store.write((tx) => recordAudit(tx, user, audit("unauthorized"), nowMs));
+      fail("unauthorized", WRONG);
+    }
+    const sessionId = deps.ids.sessionId();
+    const session: PanelSession = { user, idHash: hashSessionId(sessionId), csrfToken: deps.ids.csrfToken() };
     await deps.store.write(async (tx) => {
-      // Counted inside the unit from the row as it is now, so parallel guesses all count.
-      const failures = ((await tx.panelUsers.get(user.id))?.failedLogins ?? 0) + 1;
-      const locks = failures >= PANEL_LOGIN_FAILURES_MAX;
-      await tx.panelUsers.recordFailure(user.id, locks ? 0 : failures, locks ? nowMs + PANEL_LOCK_MS : null, nowMs);
-      await recordAudit(tx, user, audit("unauthorized"), nowMs);
+      await tx.loginFailures.remove(reserved);
+      await tx.loginFailures.clear(email, input.ip);
+      await tx.panelSessions.insert({
+        idHash: session.idHash,
+        userId: user.id,
+        csrfToken: session.csrfToken,
+        createdAtMs: nowMs,
+        lastSeenAtMs: nowMs,
+      });
+      await recordAudit(tx, user, audit("ok"), nowMs);
     });
-    fail("unauthorized", WRONG);
-  }
-  const sessionId = deps.ids.sessionId();
-  const session: PanelSession = { user, idHash: hashSessionId(sessionId), csrfToken: deps.ids.csrfToken() };
-  await deps.store.write(async (tx) => {
-    await tx.panelUsers.clearFailures(user.id);
-    await tx.panelSessions.insert({
-      idHash: session.idHash,
-      userId: user.id,
-      csrfToken: session.csrfToken,
-      createdAtMs: nowMs,
-      lastSeenAtMs: nowMs,
-    });
-    await recordAudit(tx, user, audit("ok"), nowMs);
+    return { sessionId, session };
   });
-  return { sessionId, session };
 }
 
 /** The session a cookie names, if it is alive and its user active; an expired one is deleted. */

@@ -17,6 +17,7 @@ import { paymentsPg } from "./payments-pg";
 import { refundsPg } from "./refunds-pg";
 import { secretsPg } from "./secrets-pg";
 import { settlementPg } from "./settlement-pg";
+import { loginFailuresPg } from "./login-failures-pg";
 import { panelAuditPg, panelSessionsPg, panelUsersPg } from "./users-pg";
 import { webhookTailPg } from "./webhook-tail-pg";
 import { webhooksPg } from "./webhooks-pg";
@@ -46,6 +47,7 @@ export function createPgRepos(sql: Pg, box: SecretBox): Repos {
     panelUsers: panelUsersPg(sql),
     panelSessions: panelSessionsPg(sql),
     panelAudit: panelAuditPg(sql),
+    loginFailures: loginFailuresPg(sql),
     panel: panelPg(sql),
     metrics: metricsPg(sql),
     fixtures: fixturesPg(sql),

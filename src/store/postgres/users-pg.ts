@@ -33,15 +33,6 @@ export function panelUsersPg(sql: Pg): PanelUsersOps {
         await sql`UPDATE panel_users SET password_hash = ${hash}, failed_logins = 0, locked_until_ms = NULL, updated_at_ms = ${atMs}
           WHERE id = ${id}`
       ).count === 1,
-    recordFailure: async (id, failedLogins, lockedUntilMs, atMs) => ({
-      changes: (
-        await sql`UPDATE panel_users SET failed_logins = ${failedLogins}, locked_until_ms = ${lockedUntilMs}, updated_at_ms = ${atMs}
-          WHERE id = ${id}`
-      ).count,
-    }),
-    clearFailures: async (id) => ({
-      changes: (await sql`UPDATE panel_users SET failed_logins = 0, locked_until_ms = NULL WHERE id = ${id} AND failed_logins > 0`).count,
-    }),
   };
 }
 

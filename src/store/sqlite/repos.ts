@@ -20,6 +20,7 @@ import { settlementSql } from "./settlement-sql";
 import { webhookTailSql } from "./webhook-tail-sql";
 import { webhooksSql } from "./webhooks-sql";
 import { panelSql } from "./panel-sql";
+import { loginFailuresSql } from "./login-failures-sql";
 import { panelAuditSql, panelSessionsSql, panelUsersSql } from "./users-sql";
 
 /** Row locks (store.ts `lock`): SQLite's single writer runs one unit at a time, so there is nothing to take. */
@@ -58,6 +59,7 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
     panelUsers: panelUsersSql(db),
     panelSessions: panelSessionsSql(db),
     panelAudit: panelAuditSql(db),
+    loginFailures: loginFailuresSql(db),
     panel: panelSql(db),
     metrics: metricsSql(db),
     // Tests only (store.ts FixturesOps): nothing the service runs calls them.

@@ -28,12 +28,6 @@ export function panelUsersSql(db: Db) {
       db
         .prepare("UPDATE panel_users SET password_hash = ?, failed_logins = 0, locked_until_ms = NULL, updated_at_ms = ? WHERE id = ?")
         .run(hash, atMs, id).changes === 1,
-    recordFailure: (id: string, failedLogins: number, lockedUntilMs: number | null, atMs: number) =>
-      db
-        .prepare("UPDATE panel_users SET failed_logins = ?, locked_until_ms = ?, updated_at_ms = ? WHERE id = ?")
-        .run(failedLogins, lockedUntilMs, atMs, id),
-    clearFailures: (id: string) =>
-      db.prepare("UPDATE panel_users SET failed_logins = 0, locked_until_ms = NULL WHERE id = ? AND failed_logins > 0").run(id),
   };
 }
 

@@ -21,6 +21,7 @@ describe("product 12: the budget table", () => {
       "reads.key": [300, 1],
       "pages.ip": [600, 1],
       "panel.login.ip": [10, 1],
+      "panel.user": [120, 1],
     });
   });
 
