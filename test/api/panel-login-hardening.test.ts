@@ -179,3 +179,22 @@ describe("product 27 panel actions draw on a per-user budget (panel.user, 120/mi
     expect((await c.post("/panel/keys", { csrf: "x" })).status).toBe(403);
   });
 });
+
+describe("product 27 the add-user form says an address is taken without saying by whom", () => {
+  it("an address of another partner's user and one of this partner's get the same words", async () => {
+    await setUp();
+    await addPanelUser(h, "them@other.example", "viewer", "ptn_other");
+    await addPanelUser(h, "ours@shop.example", "viewer");
+    const c = panelClient(h);
+    await c.login(EMAIL);
+    const problem = async (email: string) => {
+      const r = await c.act("/panel/users", { email, role: "staff" });
+      expect(r.status).toBe(400);
+      return /<h1>İşlem tamamlanamadı<\/h1>\n<p>([^<]*)<\/p>/.exec(r.text)?.[1]?.replace(email, "ADDRESS");
+    };
+    const theirs = await problem("them@other.example");
+    expect(theirs).toBe(await problem("ours@shop.example"));
+    expect(theirs).toContain("taken");
+    expect(theirs).not.toMatch(/ptn_other|another|other partner/);
+  });
+});

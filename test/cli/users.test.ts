@@ -38,7 +38,7 @@ describe("product 18: kasa users add|list|disable|enable|reset-password", () => 
     await runJson(usersCommand, ["add", "--partner", "ptn_test", "--email", "a@example.com", "--role", "viewer", "--db", db]);
     await expect(
       runJson(usersCommand, ["add", "--partner", "ptn_other", "--email", "A@example.com", "--role", "viewer", "--db", db]),
-    ).rejects.toThrow(/already has an account/);
+    ).rejects.toThrow(/this address is taken/);
     await expect(
       runJson(usersCommand, ["add", "--partner", "ptn_nope", "--email", "b@example.com", "--role", "viewer", "--db", db]),
     ).rejects.toThrow(/unknown partner/);

@@ -66,7 +66,8 @@ export async function addUser(deps: UserDeps, input: NewUser): Promise<{ user: P
     updatedAtMs: nowMs,
   };
   await deps.store.write(async (tx) => {
-    if (await tx.panelUsers.byEmail(email)) fail("validation_error", `email: ${email} already has an account`);
+    // Taken says nothing of whose: the address may belong to another partner's user.
+    if (await tx.panelUsers.byEmail(email)) fail("validation_error", "email: this address is taken");
     await tx.panelUsers.insert(user);
   });
   return { user, password };
