@@ -1,13 +1,12 @@
 import type { H3Event } from "h3";
 import type * as v from "valibot";
 import type { Deps } from "../deps";
-import { findTextProblem } from "../domain/checks/text-input";
 import type { BudgetName } from "../domain/rate-limits/budgets";
 import { ApiError, fail, isApiError } from "../errors";
 import { authenticate } from "./auth";
 import { callerIpKey } from "./client-ip";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
-import { parseWith, readJsonBody } from "./read";
+import { checkedText, parseWith, readJsonBody } from "./read";
 import { PARTNER_CONTEXT_KEY } from "./request-log";
 import type { PartnerRow } from "../store/rows";
 
@@ -97,10 +96,6 @@ export function endpoint(deps: Deps, route: ApiRoute) {
 }
 
 /** Product 23: every string of an API body is storable text before its schema reads it (400 naming the field). */
-function checkedText(body: unknown): unknown {
-  const problem = findTextProblem(body);
-  return problem === null ? body : fail("validation_error", problem);
-}
 
 export function routeParams(event: H3Event): Record<string, string> {
   return ((event.context as { params?: Record<string, string> }).params ?? {}) as Record<string, string>;

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { fail } from "../errors";
+import { findTextProblem } from "../domain/checks/text-input";
 import { describeIssue } from "../domain/checks/valibot-issue";
 import { readCapped } from "../bytes";
 import { MAX_BODY_BYTES } from "../limits";
@@ -57,4 +58,13 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown):
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   fail("validation_error", describeIssue(result.issues[0]));
+}
+
+/**
+ * The text rules every body meets before its shape is checked (no control characters, no lone
+ * surrogates; docs/contract.md): the API's JSON and the panel's forms, mapped to the API's fields.
+ */
+export function checkedText<T>(body: T): T {
+  const problem = findTextProblem(body);
+  return problem === null ? body : fail("validation_error", problem);
 }

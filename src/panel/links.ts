@@ -9,7 +9,7 @@ import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
-import { parseWith } from "../http/read";
+import { checkedText, parseWith } from "../http/read";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
 import type { LinkRow, PartnerRow } from "../store/rows";
@@ -95,7 +95,7 @@ export function linkPages(deps: Deps): PanelRoute[] {
       action: "link.create",
       async handle(_e, ctx) {
         const session = ctx.session;
-        const input = parseWith(createLinkBody, toCreateBody(ctx.form));
+        const input = parseWith(createLinkBody, checkedText(toCreateBody(ctx.form)));
         const link = await createLink(deps, await partnerOf(deps, session), input);
         const url = toLinkUrl(deps.config.baseUrl, link.token);
         return render(

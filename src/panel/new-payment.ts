@@ -7,7 +7,7 @@ import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import type { PageRoute } from "../http/page";
 import type { PanelRoute } from "./route";
-import { parseWith } from "../http/read";
+import { checkedText, parseWith } from "../http/read";
 import { csrfField, panelPage, toResponse } from "./layout";
 import { money, toCount, toKurus } from "./format";
 import type { PaymentRow } from "../store/rows";
@@ -61,14 +61,17 @@ export function newPaymentPages(deps: Deps): PanelRoute[] {
         const session = ctx.session;
         const form = ctx.form;
         const partner = (await deps.store.q.partners.get(session.user.partnerId)) ?? fail("not_found");
-        const body = parseWith(createPaymentBody, {
-          amount: toKurus("amount", form.amount ?? ""),
-          installment: toCount("installment", form.installment, 1),
-          terminalId: (form.terminalId ?? "").trim(),
-          partnerTxCode: (form.partnerTxCode ?? "").trim(),
-          description: (form.description ?? "").trim() || null,
-          returnUrl: `${deps.config.baseUrl}${DONE_PATH}`,
-        });
+        const body = parseWith(
+          createPaymentBody,
+          checkedText({
+            amount: toKurus("amount", form.amount ?? ""),
+            installment: toCount("installment", form.installment, 1),
+            terminalId: (form.terminalId ?? "").trim(),
+            partnerTxCode: (form.partnerTxCode ?? "").trim(),
+            description: (form.description ?? "").trim() || null,
+            returnUrl: `${deps.config.baseUrl}${DONE_PATH}`,
+          }),
+        );
         const { returnUrl, ...input } = body;
         const out = await createPanelPayment(
           deps,

@@ -198,3 +198,31 @@ describe("product 27 the add-user form says an address is taken without saying b
     expect(theirs).not.toMatch(/ptn_other|another|other partner/);
   });
 });
+
+describe("product 27 panel forms apply the API's text rules to every field", () => {
+  const LINK = { amount: "150,00", terminalId: "T-1", description: "Sipariş", payerName: "Ayşe", item1Name: "Çay", item1Amount: "150" };
+  const PAYMENT = { amount: "100,00", installment: "1", terminalId: "T-1", partnerTxCode: "PANEL-T", description: "Sipariş" };
+  it.each([
+    ["/panel/links", LINK, "payerName", "Ay\u001bşe", "payerName: must not contain control characters"],
+    ["/panel/links", LINK, "description", "Sipariş\u0007", "description: must not contain control characters other than tab and newline"],
+    ["/panel/links", LINK, "item1Name", "Ç\u0085ay", "items[0].name: must not contain control characters"],
+    ["/panel/new-payment", PAYMENT, "partnerTxCode", "PANEL\u0000T", "partnerTxCode: must not contain control characters"],
+    [
+      "/panel/new-payment",
+      PAYMENT,
+      "description",
+      "Sipariş\u009b",
+      "description: must not contain control characters other than tab and newline",
+    ],
+  ])("%s with %s holding a control character is a 400 naming the field, and nothing is made", async (path, form, field, value, message) => {
+    await setUp();
+    const c = panelClient(h);
+    await c.login(EMAIL);
+    const r = await c.act(path, { ...form, [field]: value });
+    expect(r.status).toBe(400);
+    expect(codeOf(r.text)).toBe("validation_error");
+    expect(r.text).toContain(message);
+    const all = { partnerId: null, status: null, limit: 10 };
+    expect([...(await h.store.q.operator.links(all)), ...(await h.store.q.operator.payments(all))]).toEqual([]);
+  });
+});
