@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
 import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
+import { isApiError } from "../src/errors";
 import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
 import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
+import { CliError } from "./cli-error";
 import { escapeControls, escapeControlsKeepLines } from "./escape";
 import { masterKeyArg, resolveMasterKey } from "./master-key";
 import { MasterKeyError } from "../src/store/secret-box";
@@ -16,16 +18,9 @@ export const commonArgs = {
   ...masterKeyArg,
 } as const;
 
-/** A caller's mistake: one clear line on stderr, exit 1 (or 2 for usage errors). */
-export class CliError extends Error {
-  override name = "CliError";
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
-}
+// Kept for the modules that still import it from here (cli/server.ts, commands/connections.ts and
+// commands/serve.ts); new code imports ./cli-error, which imports nothing.
+export { CliError };
 
 export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
 
@@ -52,6 +47,9 @@ export async function withStore<T>(
   } catch (error) {
     // A sealed secret read without (or with another) master key: one line, exit 1.
     if (error instanceof MasterKeyError) throw new CliError(error.message);
+    // A domain service's refusal (unknown partner, unknown agreement, …) is the operator's
+    // mistake: its message on one line, exit 1, as the services tell the API's callers.
+    if (isApiError(error)) throw new CliError(error.message);
     throw error;
   } finally {
     await store.close();

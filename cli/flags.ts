@@ -1,5 +1,5 @@
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX, LIST_SIZE_MIN } from "../src/limits";
-import { CliError } from "./context";
+import { CliError } from "./cli-error";
 
 // Strict parsing of flag values: a value the command cannot use is a usage error (exit 2), and
 // nothing is opened or written before every flag has been read.

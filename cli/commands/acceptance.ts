@@ -3,7 +3,8 @@ import { acceptAgreement } from "../../src/domain/acceptance/accept";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
 import { toAcceptanceJson } from "../../src/domain/acceptance/view";
 import type { CliContext } from "../context";
-import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, withStore } from "../context";
 
 const partnerArg = { partner: { type: "string", description: "partner id", required: true } } as const;
 

@@ -2,7 +2,8 @@ import { readFileSync, statSync } from "node:fs";
 import { defineCommand } from "citty";
 import { parseBinCsv } from "../../src/domain/installments/bin-csv";
 import { BIN_CSV_MAX_BYTES } from "../../src/limits";
-import { CliError, commonArgs, output, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, withStore } from "../context";
 
 // `kasa bins import FILE.csv` (product 14). The file is validated whole before the database is
 // opened, then written in ONE unit of work: a file with one bad line imports nothing. Rows are

@@ -1,7 +1,8 @@
 import { defineCommand } from "citty";
 import { issueApiKey, revokeApiKey } from "../../src/domain/partners/keys";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
 import type { ApiKeyRow } from "../../src/store/rows";
 
 const toKeyJson = (k: ApiKeyRow) => ({

@@ -2,7 +2,8 @@ import { defineCommand } from "citty";
 import { consola } from "consola";
 import { toLira } from "../../src/bank/est/amounts";
 import { awaitsBankPayout, markPayout, type PayoutMark } from "../../src/domain/settlement/payouts";
-import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, withStore } from "../context";
 
 // Product 17: with a real bank (EST) a payout is not an acquiring call. A day end's batches stay
 // pending; the operator exports what to transfer, transfers it, and marks each batch, which sends
