@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
+import type { Log } from "../src/deps";
 import { isApiError } from "../src/errors";
 import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
@@ -24,7 +25,14 @@ export { CliError };
 
 export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
 
-export type CliContext = { store: Store; clock: Clock; ids: Ids };
+/**
+ * What a domain service may need from a command: the store, the clock, ids and a log. There are no
+ * timers here: what a command queues (webhooks) the running server's sweep sends.
+ */
+export type CliContext = { store: Store; clock: Clock; ids: Ids; log: Log };
+
+/** A service's log lines, on the operator's terminal. */
+const cliLog: Log = { info: consola.info, warn: consola.warn, error: consola.error };
 
 /**
  * Opens the server's database for one command (safe while it runs: WAL, short transactions,
@@ -43,7 +51,7 @@ export async function withStore<T>(
   const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
   try {
     const clock = (await store.q.meta.get("sandbox.clock_offset_ms")) === undefined ? systemClock : await sandboxClockFor(store);
-    return await fn({ store, clock, ids: createIds(clock) });
+    return await fn({ store, clock, ids: createIds(clock), log: cliLog });
   } catch (error) {
     // A sealed secret read without (or with another) master key: one line, exit 1.
     if (error instanceof MasterKeyError) throw new CliError(error.message);
