@@ -6,7 +6,7 @@ import { BIN_CSV_MAX_BYTES } from "../../src/limits";
 import { CliError } from "../cli-error";
 import { commonArgs, output, withStore } from "../context";
 
-// `kasa bins import FILE.csv` (product 14). The file is validated whole before the database is
+// `kasa bins import FILE.csv`. The file is validated whole before the database is
 // opened, then src/domain/installments/bin-import.ts writes it in ONE unit of work: a file with
 // one bad line imports nothing.
 

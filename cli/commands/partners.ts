@@ -11,7 +11,7 @@ import { NONE, orNone, parseDecimal, parseInteger, parseList, withFlagNames } fr
 import { details, section, tryOrDash } from "../format";
 import type { PartnerRow } from "../../src/store/rows";
 
-// `kasa partners list|show|set` (product 14). `set` reads the flags and hands the change to
+// `kasa partners list|show|set`. `set` reads the flags and hands the change to
 // src/domain/partners/partner-edits.ts, which re-checks the whole partner with the seed file's
 // own schema, so the CLI can never store what a seed file could not.
 

@@ -6,7 +6,7 @@ import { NONE, optional, orNone, parseInteger, parseList, withFlagNames } from "
 import { details, section, tryOrDash } from "../format";
 import type { TerminalRow } from "../../src/store/rows";
 
-// `kasa terminals list|show|set` (product 14). `set` reads the flags and hands the change to
+// `kasa terminals list|show|set`. `set` reads the flags and hands the change to
 // src/domain/partners/terminal-edits.ts, which checks it with the seed schema and writes it.
 
 const ALL = "all";
