@@ -1,10 +1,13 @@
 import { existsSync } from "node:fs";
 import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
+import type { Log } from "../src/deps";
+import { isApiError } from "../src/errors";
 import { createIds, type Ids } from "../src/ids";
 import { sandboxClockFor } from "../src/runtime";
 import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
+import { CliError } from "./cli-error";
 import { escapeControls, escapeControlsKeepLines } from "./escape";
 import { masterKeyArg, resolveMasterKey } from "./master-key";
 import { MasterKeyError } from "../src/store/secret-box";
@@ -16,20 +19,20 @@ export const commonArgs = {
   ...masterKeyArg,
 } as const;
 
-/** A caller's mistake: one clear line on stderr, exit 1 (or 2 for usage errors). */
-export class CliError extends Error {
-  override name = "CliError";
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
-}
+// Kept for the modules that still import it from here (cli/server.ts, commands/connections.ts and
+// commands/serve.ts); new code imports ./cli-error, which imports nothing.
+export { CliError };
 
 export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
 
-export type CliContext = { store: Store; clock: Clock; ids: Ids };
+/**
+ * What a domain service may need from a command: the store, the clock, ids and a log. There are no
+ * timers here: what a command queues (webhooks) the running server's sweep sends.
+ */
+export type CliContext = { store: Store; clock: Clock; ids: Ids; log: Log };
+
+/** A service's log lines, on the operator's terminal. */
+const cliLog: Log = { info: consola.info, warn: consola.warn, error: consola.error };
 
 /**
  * Opens the server's database for one command (safe while it runs: WAL, short transactions,
@@ -48,10 +51,13 @@ export async function withStore<T>(
   const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
   try {
     const clock = (await store.q.meta.get("sandbox.clock_offset_ms")) === undefined ? systemClock : await sandboxClockFor(store);
-    return await fn({ store, clock, ids: createIds(clock) });
+    return await fn({ store, clock, ids: createIds(clock), log: cliLog });
   } catch (error) {
     // A sealed secret read without (or with another) master key: one line, exit 1.
     if (error instanceof MasterKeyError) throw new CliError(error.message);
+    // A domain service's refusal (unknown partner, unknown agreement, …) is the operator's
+    // mistake: its message on one line, exit 1, as the services tell the API's callers.
+    if (isApiError(error)) throw new CliError(error.message);
     throw error;
   } finally {
     await store.close();

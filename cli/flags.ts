@@ -1,5 +1,6 @@
+import { isApiError } from "../src/errors";
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX, LIST_SIZE_MIN } from "../src/limits";
-import { CliError } from "./context";
+import { CliError } from "./cli-error";
 
 // Strict parsing of flag values: a value the command cannot use is a usage error (exit 2), and
 // nothing is opened or written before every flag has been read.
@@ -56,4 +57,17 @@ export function toFlagMessage(message: string, flagOf: Record<string, string>): 
   if (!m) return message;
   const flag = flagOf[m[1]!];
   return flag === undefined ? message : `--${flag}${m[2]}: ${m[3]}`;
+}
+
+/**
+ * A service's `validation_error` names the field by its seed-file path; the operator is told the
+ * flag that set it instead, as a usage error (exit 2). Other refusals pass through.
+ */
+export async function withFlagNames<T>(flagOf: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isApiError(error) && error.code === "validation_error") throw new CliError(toFlagMessage(error.message, flagOf), 2);
+    throw error;
+  }
 }

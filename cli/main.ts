@@ -1,5 +1,5 @@
 import { runCommand, runMain } from "citty";
-import { CliError } from "./context";
+import { CliError } from "./cli-error";
 import { escapeControls } from "./escape";
 import { showHelp } from "./help";
 import { root } from "./root";

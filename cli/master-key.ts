@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { isPostgresUrl } from "../src/store/open";
 import { MasterKeyError, newMasterKeyText, parseMasterKey } from "../src/store/secret-box";
-import { CliError } from "./context";
+import { CliError } from "./cli-error";
 
 // Product 19: where the master key comes from, in this order: `--master-key-file FILE`, the
 // environment variable KASA_MASTER_KEY, or the sandbox's own key file beside its database

@@ -1,6 +1,6 @@
 import { H3, serve } from "h3";
 import { PROMETHEUS_CONTENT_TYPE } from "../src/metrics";
-import { CliError } from "./context";
+import { CliError } from "./cli-error";
 
 export type MetricsListener = { close(): Promise<void> };
 

@@ -53,6 +53,8 @@ export const PARTNER_TX_CODE_MAX_CHARS = 64;
 export const PARTNER_REFUND_CODE_MAX_CHARS = 64;
 export const URL_MAX_CHARS = 2048;
 export const TERMINAL_ID_MAX_CHARS = 64;
+/** The reference an operator keeps on a payout batch they marked paid or failed. */
+export const PAYOUT_REFERENCE_MAX_CHARS = 200;
 
 /** product 23: how long after an attempt ended its link's result page still leads to redirectUrl. */
 export const LINK_RESULT_REDIRECT_MS = 10 * MINUTE_MS;

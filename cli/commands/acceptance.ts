@@ -1,9 +1,15 @@
 import { defineCommand } from "citty";
 import { acceptAgreement } from "../../src/domain/acceptance/accept";
+import { addAgreement } from "../../src/domain/acceptance/agreements";
+import { clearAdminHold, setAdminHold } from "../../src/domain/acceptance/holds";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
 import { toAcceptanceJson } from "../../src/domain/acceptance/view";
 import type { CliContext } from "../context";
-import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, withStore } from "../context";
+
+// `kasa holds` and `kasa agreements`: the rules live in src/domain/acceptance/, which
+// the panel's agreement page calls too; these commands read flags, call and print.
 
 const partnerArg = { partner: { type: "string", description: "partner id", required: true } } as const;
 
@@ -12,12 +18,6 @@ async function printAcceptance(args: { json?: boolean }, ctx: CliContext, partne
   const now = ctx.clock.nowMs();
   const view = toAcceptanceJson(await acceptanceOf(ctx.store.q, partner, now), now);
   output(args, view, () => `${what}; ${partnerId} ${view.acceptingPayments ? "accepts" : "does not accept"} payments`);
-}
-
-async function knownPartner(ctx: CliContext, raw: unknown): Promise<string> {
-  const id = requireArg(raw, "partner");
-  if (!(await ctx.store.q.partners.get(id))) throw new CliError(`unknown partner ${id}`);
-  return id;
 }
 
 export const holdsCommand = defineCommand({
@@ -31,8 +31,8 @@ export const holdsCommand = defineCommand({
       args: { ...partnerArg, ...commonArgs },
       run: ({ args }) =>
         withStore(args, async (ctx) => {
-          const id = await knownPartner(ctx, args.partner);
-          await ctx.store.write((tx) => tx.acceptance.setHold({ partnerId: id, reason: "admin_hold", sinceMs: ctx.clock.nowMs() }));
+          const id = requireArg(args.partner, "partner");
+          await setAdminHold(ctx, id);
           await printAcceptance(args, ctx, id, "admin_hold set");
         }),
     }),
@@ -41,8 +41,8 @@ export const holdsCommand = defineCommand({
       args: { ...partnerArg, ...commonArgs },
       run: ({ args }) =>
         withStore(args, async (ctx) => {
-          const id = await knownPartner(ctx, args.partner);
-          await ctx.store.write((tx) => tx.acceptance.clearHold(id, "admin_hold"));
+          const id = requireArg(args.partner, "partner");
+          await clearAdminHold(ctx, id);
           await printAcceptance(args, ctx, id, "admin_hold cleared");
         }),
     }),
@@ -65,28 +65,22 @@ const add = defineCommand({
     deadline: { type: "string", description: "ISO 8601 deadline; payments stop after it until accepted" },
     ...commonArgs,
   },
-  run: ({ args }) =>
-    withStore(args, async (ctx) => {
-      const id = await knownPartner(ctx, args.partner);
-      const deadlineAtMs = args.deadline === undefined ? null : Date.parse(args.deadline);
-      if (deadlineAtMs !== null && !Number.isFinite(deadlineAtMs)) throw new CliError(`--deadline: not a date-time: ${args.deadline}`, 2);
-      const existing = await ctx.store.q.acceptance.agreement(id, args.code, args.version);
-      await ctx.store.write(
-        async (tx) =>
-          await tx.acceptance.upsertAgreement({
-            partnerId: id,
-            agreementCode: args.code,
-            version: args.version,
-            agreementName: args.name,
-            requirement: args.requirement as "consent" | "wet_signature",
-            kind: args.kind as "first" | "renewal",
-            deadlineAtMs,
-            acceptedAtMs: existing?.acceptedAtMs ?? null,
-            createdAtMs: existing?.createdAtMs ?? ctx.clock.nowMs(),
-          }),
-      );
+  run: ({ args }) => {
+    const id = requireArg(args.partner, "partner");
+    const deadlineAtMs = args.deadline === undefined ? null : Date.parse(args.deadline);
+    if (deadlineAtMs !== null && !Number.isFinite(deadlineAtMs)) throw new CliError(`--deadline: not a date-time: ${args.deadline}`, 2);
+    return withStore(args, async (ctx) => {
+      await addAgreement(ctx, id, {
+        agreementCode: args.code,
+        version: args.version,
+        agreementName: args.name,
+        requirement: args.requirement as "consent" | "wet_signature",
+        kind: args.kind as "first" | "renewal",
+        deadlineAtMs,
+      });
       await printAcceptance(args, ctx, id, `agreement ${args.code} v${args.version} added`);
-    }),
+    });
+  },
 });
 
 const accept = defineCommand({
@@ -98,9 +92,7 @@ const accept = defineCommand({
   args: { ...partnerArg, code: { type: "string", required: true, description: "agreement code" }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async (ctx) => {
-      const id = await knownPartner(ctx, args.partner);
-      if (!(await ctx.store.q.acceptance.agreements(id)).some((a) => a.agreementCode === args.code))
-        throw new CliError(`unknown agreement ${args.code} for ${id}`);
+      const id = requireArg(args.partner, "partner");
       await acceptAgreement(ctx, id, args.code);
       await printAcceptance(args, ctx, id, `agreement ${args.code} accepted`);
     }),

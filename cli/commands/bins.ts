@@ -1,12 +1,14 @@
 import { readFileSync, statSync } from "node:fs";
 import { defineCommand } from "citty";
 import { parseBinCsv } from "../../src/domain/installments/bin-csv";
+import { importBins } from "../../src/domain/installments/bin-import";
 import { BIN_CSV_MAX_BYTES } from "../../src/limits";
-import { CliError, commonArgs, output, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, withStore } from "../context";
 
-// `kasa bins import FILE.csv` (product 14). The file is validated whole before the database is
-// opened, then written in ONE unit of work: a file with one bad line imports nothing. Rows are
-// upserted by BIN; BINs the file does not mention stay as they were.
+// `kasa bins import FILE.csv`. The file is validated whole before the database is
+// opened, then src/domain/installments/bin-import.ts writes it in ONE unit of work: a file with
+// one bad line imports nothing.
 
 /** Reads the file as text, refusing what cannot be a BIN list before reading it into memory. */
 function readCsv(file: string): string {
@@ -41,15 +43,7 @@ export const binsImportCommand = defineCommand({
     // names file, line and field, as an operator needs to fix it in an editor.
     if (!parsed.ok) throw new CliError(`${args.file} line ${parsed.line}: ${parsed.message}; nothing was imported`);
     const rows = parsed.rows;
-    const imported = await withStore(
-      args,
-      ({ store }) =>
-        store.write(async (tx) => {
-          for (const row of rows) await tx.catalog.upsertBin(row);
-          return rows.length;
-        }),
-      { create: true },
-    );
+    const imported = await withStore(args, (ctx) => importBins(ctx, rows), { create: true });
     output(args, { file: args.file, imported }, () => `Imported ${imported} BIN rows from ${args.file}.`);
   },
 });

@@ -9,7 +9,8 @@ import {
   type QuoteInput,
 } from "../../src/domain/installments/math";
 import type { CommissionBasis } from "../../src/domain/installments/types";
-import { CliError, commonArgs, output, table } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, table } from "../context";
 
 // `kasa installments quote` (issue 6): without flags it prints the golden vectors of product 8,
 // the same file the unit tests check, so partners can test their own rounding against it; with

@@ -4,7 +4,8 @@ import { openDb } from "../../src/store/sqlite/db";
 import type { Db } from "../../src/store/sqlite/db-types";
 import { inUseByOthers, invariantFindings, isKasaDb, sqliteFindings, vacuumInto } from "../../src/store/sqlite/maintenance-sql";
 import type { OpenedStore } from "../../src/store/open";
-import { CliError, commonArgs, output, resolveDbPath, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, resolveDbPath, withStore } from "../context";
 
 // product 19: backup, restore and check, the operator's side of keeping the one database safe.
 

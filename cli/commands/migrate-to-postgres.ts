@@ -3,7 +3,8 @@ import type postgres from "postgres";
 import { copyFromSqlite, openCopyTarget, type CopyReport, TargetNotEmptyError } from "../../src/store/postgres/copy-from-sqlite";
 import { describeDb, isPostgresUrl } from "../../src/store/open";
 import { readSnapshot, schemaVersions } from "../../src/store/sqlite/export-rows";
-import { CliError, output, requireArg, table } from "../context";
+import { CliError } from "../cli-error";
+import { output, requireArg, table } from "../context";
 import { openVerified } from "./maintenance";
 
 // Product 22: `kasa migrate-to-postgres --from FILE --to URL` copies a SQLite database into an empty

@@ -1,19 +1,19 @@
 import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
-import * as v from "valibot";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
 import { toAcceptanceJson } from "../../src/domain/acceptance/view";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import { describeIssue } from "../../src/domain/checks/valibot-issue";
-import { partner as partnerSchema } from "../../src/domain/partners/seed-schema";
+import { editPartner, type PartnerPatch } from "../../src/domain/partners/partner-edits";
 import type { Repos } from "../../src/store/store";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
-import { NONE, orNone, parseDecimal, parseInteger, parseList, toFlagMessage } from "../flags";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
+import { NONE, orNone, parseDecimal, parseInteger, parseList, withFlagNames } from "../flags";
 import { details, section, tryOrDash } from "../format";
 import type { PartnerRow } from "../../src/store/rows";
 
-// `kasa partners list|show|set` (product 14). `set` re-checks the whole partner with the seed
-// file's own schema (product 15), so the CLI can never store what a seed file could not.
+// `kasa partners list|show|set`. `set` reads the flags and hands the change to
+// src/domain/partners/partner-edits.ts, which re-checks the whole partner with the seed file's
+// own schema, so the CLI can never store what a seed file could not.
 
 const STATUSES = ["active", "suspended", "closed"];
 
@@ -133,8 +133,6 @@ const FLAG_OF: Record<string, string> = {
   payoutAccount: "payout-account",
 };
 
-type PartnerPatch = Partial<Omit<PartnerRow, "id" | "createdAtMs">>;
-
 /**
  * Product 23: a secret is read from a file or from standard input, never from the command line,
  * where `ps` and shell history would show it. One trailing newline is dropped; `none` as the file
@@ -188,30 +186,6 @@ function readPatch(args: Record<string, unknown>): PartnerPatch {
   return patch;
 }
 
-/** The changed partner, checked whole by the seed file's rules (product 15). */
-function applyPatch(row: PartnerRow, patch: PartnerPatch): PartnerRow {
-  const next = { ...row, ...patch };
-  const asSeed = {
-    id: next.id,
-    name: next.name,
-    status: next.status,
-    webhook: { url: next.webhookUrl, secret: next.webhookSecret },
-    allowedRedirectHosts: next.allowedRedirectHosts,
-    amountLimits: { min: next.amountMin, max: next.amountMax },
-    cardAttemptLimit: next.cardAttemptLimit,
-    installmentCap: next.installmentCap,
-    rateLimitMultiplier: next.rateLimitMultiplier,
-    payoutAccount: next.payoutAccount,
-  };
-  const result = v.safeParse(partnerSchema, asSeed, { abortPipeEarly: true });
-  if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
-  if (next.amountMin !== null && next.amountMax !== null && next.amountMin > next.amountMax) {
-    throw new CliError(`--amount-min: must be <= the maximum (${next.amountMax})`, 2);
-  }
-  const hosts = next.allowedRedirectHosts;
-  return { ...next, allowedRedirectHosts: hosts === null ? null : [...new Set(hosts)] };
-}
-
 const set = defineCommand({
   meta: {
     name: "set",
@@ -241,13 +215,7 @@ const set = defineCommand({
     const patch = readPatch(args);
     return withStore(args, async ({ store, clock }) => {
       const id = requireArg(args.id, "id");
-      const updated = await store.write(async (tx) => {
-        const row = await tx.partners.get(id);
-        if (!row) throw new CliError(`unknown partner ${id}`);
-        const next = applyPatch(row, patch);
-        await tx.partners.upsert(next);
-        return next;
-      });
+      const updated = await withFlagNames(FLAG_OF, () => editPartner({ store }, id, patch));
       const detail = await toPartnerDetail(store.q, updated, clock.nowMs());
       output(args, detail, () => `updated ${id}\n${describePartner(detail)}`);
     });

@@ -1,7 +1,8 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { PAYMENT_STATUSES } from "../../src/domain/payments/machine";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
 import { toRefundJson, toRefundTableRow } from "./refunds";

@@ -1,12 +1,12 @@
 import { defineCommand } from "citty";
-import { consola } from "consola";
-import { toLira } from "../../src/bank/est/amounts";
-import { awaitsBankPayout, markPayout, type PayoutMark } from "../../src/domain/settlement/payouts";
-import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { markPayoutBatch, payoutsToTransfer, type PayoutTransfer } from "../../src/domain/settlement/payout-marks";
+import type { PayoutMark } from "../../src/domain/settlement/payouts";
+import { PAYOUT_REFERENCE_MAX_CHARS } from "../../src/limits";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, withStore } from "../context";
 
-// Product 17: with a real bank (EST) a payout is not an acquiring call. A day end's batches stay
-// pending; the operator exports what to transfer, transfers it, and marks each batch, which sends
-// payout.paid_out or payout.failed like the simulated bank's own answer would.
+// `kasa payouts export|mark-paid|mark-failed`: the payouts an operator transfers by hand
+// (src/domain/settlement/payout-marks.ts holds the rules); these commands read flags, call, print.
 
 /** One CSV cell: quoted when needed, and text a spreadsheet would run as a formula is defused. */
 export function csvCell(value: string | number | null): string {
@@ -15,7 +15,15 @@ export function csvCell(value: string | number | null): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-const CSV_COLUMNS = ["payoutBatchId", "partnerId", "partnerName", "payoutAccount", "day", "amountKurus", "amountTry"];
+const CSV_COLUMNS: ReadonlyArray<keyof PayoutTransfer> = [
+  "payoutBatchId",
+  "partnerId",
+  "partnerName",
+  "payoutAccount",
+  "day",
+  "amountKurus",
+  "amountTry",
+];
 
 const exportCommand = defineCommand({
   meta: {
@@ -28,25 +36,12 @@ const exportCommand = defineCommand({
     withStore(args, async ({ store }) => {
       const format = args.format ?? (args.json ? "json" : "csv");
       if (format !== "csv" && format !== "json") throw new CliError(`--format must be csv or json, not ${format}`, 2);
-      const rows = [];
-      for (const b of await store.q.settlement.pendingBatches()) {
-        if (await awaitsBankPayout(store.q, b.id)) continue;
-        const partner = await store.q.partners.get(b.partnerId);
-        rows.push({
-          payoutBatchId: b.id,
-          partnerId: b.partnerId,
-          partnerName: partner?.name ?? null,
-          payoutAccount: partner?.payoutAccount ?? null,
-          day: b.day,
-          amountKurus: b.amount,
-          amountTry: toLira(b.amount),
-        });
-      }
+      const rows = await payoutsToTransfer(store.q);
       if (format === "json") {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      const lines = [CSV_COLUMNS.join(","), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(r[c as keyof typeof r])).join(","))];
+      const lines = [CSV_COLUMNS.join(","), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(","))];
       process.stdout.write(`${lines.join("\r\n")}\r\n`);
     }),
 });
@@ -67,25 +62,18 @@ function markCommand(status: PayoutMark["status"]) {
       ...commonArgs,
     },
     run: ({ args }) =>
-      withStore(args, async ({ store, clock, ids }) => {
+      withStore(args, async (ctx) => {
         const id = requireArg(args.batch, "batch");
         const reference = typeof args.reference === "string" && args.reference !== "" ? args.reference : null;
-        if (reference !== null && (reference.length > 200 || /[\p{Cc}]/u.test(reference))) {
-          throw new CliError("--reference must be at most 200 characters without control characters");
-        }
-        const log = { info: consola.info, warn: consola.warn, error: consola.error };
-        const deps = { ids, log, timers: { schedule: () => {} } };
-        const marked = await store.write(async (tx) => {
-          const batch = await tx.settlement.batch(id);
-          if (!batch) throw new CliError(`unknown payout batch ${id}`);
-          if (batch.status !== "pending") throw new CliError(`payout batch ${id} is ${batch.status}, not pending`);
-          return await markPayout(tx, deps, id, { status, reference }, clock.nowMs());
-        });
-        const batch = await store.q.settlement.batch(id);
+        const outcome = await markPayoutBatch(ctx, id, { status, reference });
+        if (!outcome.ok && outcome.refusal === "reference_invalid")
+          throw new CliError(`--reference must be at most ${PAYOUT_REFERENCE_MAX_CHARS} characters without control characters`);
+        if (!outcome.ok) throw new CliError(`payout batch ${id} is ${outcome.status}, not pending`);
+        const { batch, marked } = outcome;
         output(
           args,
-          { payoutBatchId: id, status: batch?.status, reference: batch?.reference ?? null, marked },
-          () => `payout batch ${id} is ${batch?.status}; the webhook is queued (the server sends it within seconds)`,
+          { payoutBatchId: id, status: batch.status, reference: batch.reference, marked },
+          () => `payout batch ${id} is ${batch.status}; the webhook is queued (the server sends it within seconds)`,
         );
       }),
   });

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { payoutMarkCommands } from "./payout-marks";

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { toRefundJson as toApiRefundJson } from "../../src/domain/refunds/view";
-import { CliError, commonArgs, output, requireArg, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, withStore } from "../context";
 import { details, istanbulOrDash, tryOrDash } from "../format";
 import type { RefundRow } from "../../src/store/rows";
 

@@ -2,7 +2,8 @@ import { renameSync, writeFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { keyIdOf, parseMasterKey } from "../../src/store/secret-box";
 import { isPostgresUrl } from "../../src/store/open";
-import { CliError, commonArgs, openStoreOrExplain, output, resolveDbPath } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, openStoreOrExplain, output, resolveDbPath } from "../context";
 import { MASTER_KEY_ENV, resolveMasterKey, sandboxKeyFile } from "../master-key";
 import { existsSync, readFileSync } from "node:fs";
 

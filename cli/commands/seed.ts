@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { applySeed, parseSeed, SeedError } from "../../src/domain/partners/seed";
-import { CliError, commonArgs, output, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, withStore } from "../context";
 
 function readSeedFile(file: string): unknown {
   let text: string;

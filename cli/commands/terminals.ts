@@ -1,15 +1,13 @@
 import { defineCommand } from "citty";
-import * as v from "valibot";
-import { describeIssue } from "../../src/domain/checks/valibot-issue";
-import { terminal as terminalSchema } from "../../src/domain/partners/seed-schema";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
-import { NONE, optional, orNone, parseInteger, parseList, toFlagMessage } from "../flags";
+import { editTerminal, type TerminalPatch } from "../../src/domain/partners/terminal-edits";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
+import { NONE, optional, orNone, parseInteger, parseList, withFlagNames } from "../flags";
 import { details, section, tryOrDash } from "../format";
 import type { TerminalRow } from "../../src/store/rows";
 
-// `kasa terminals list|show|set` (product 14). `set` changes the switches an operator flips in
-// day-to-day work; rates and per-count value days stay in the seed file, which is where a
-// terminal's commercial terms are reviewed. The result is re-checked with the seed schema.
+// `kasa terminals list|show|set`. `set` reads the flags and hands the change to
+// src/domain/partners/terminal-edits.ts, which checks it with the seed schema and writes it.
 
 const ALL = "all";
 const BOOL = ["true", "false"];
@@ -113,8 +111,6 @@ const FLAG_OF: Record<string, string> = {
   allowedCardFamilies: "card-families",
 };
 
-type TerminalPatch = Partial<Omit<TerminalRow, "id" | "partnerId" | "connectionId" | "rates" | "valueDaysByCount">>;
-
 function readPatch(args: Record<string, unknown>): TerminalPatch {
   const patch: TerminalPatch = {};
   const given = (flag: string) => args[flag] !== undefined;
@@ -130,32 +126,6 @@ function readPatch(args: Record<string, unknown>): TerminalPatch {
   if (Object.keys(patch).length === 0)
     throw new CliError(`nothing to set: give at least one of ${[...new Set(Object.values(FLAG_OF))].map((f) => `--${f}`).join(", ")}`, 2);
   return patch;
-}
-
-/** The changed terminal, checked whole by the seed file's rules (product 15). */
-function applyPatch(row: TerminalRow, patch: TerminalPatch): TerminalRow {
-  const next = { ...row, ...patch };
-  const asSeed = {
-    id: next.id,
-    partner: next.partnerId,
-    connection: next.connectionId,
-    active: next.active,
-    commissionBasis: next.commissionBasis,
-    installments: next.installments,
-    infrastructure: next.infrastructure,
-    directCollection: next.directCollection,
-    valueDays: next.valueDaysByCount === null ? next.valueDays : { ...next.valueDaysByCount, default: next.valueDays },
-    bank: next.bank,
-    allowedCardFamilies: next.allowedCardFamilies,
-    rates: next.rates,
-  };
-  const result = v.safeParse(terminalSchema, asSeed, { abortPipeEarly: true });
-  if (!result.success) throw new CliError(toFlagMessage(describeIssue(result.issues[0]), FLAG_OF), 2);
-  return {
-    ...next,
-    installments: [...new Set(next.installments)].sort((a, b) => a - b),
-    allowedCardFamilies: next.allowedCardFamilies === null ? null : [...new Set(next.allowedCardFamilies)],
-  };
 }
 
 const set = defineCommand({
@@ -180,13 +150,7 @@ const set = defineCommand({
     const patch = readPatch(args);
     return withStore(args, async ({ store }) => {
       const id = requireArg(args.id, "id");
-      const updated = await store.write(async (tx) => {
-        const row = await tx.catalog.terminal(id);
-        if (!row) throw new CliError(`unknown terminal ${id}`);
-        const next = applyPatch(row, patch);
-        await tx.catalog.upsertTerminal(next);
-        return next;
-      });
+      const updated = await withFlagNames(FLAG_OF, () => editTerminal({ store }, id, patch));
       const json = toTerminalJson(updated);
       output(args, json, () => `updated ${id}\n${describeTerminal(json)}`);
     });

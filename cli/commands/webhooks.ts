@@ -12,7 +12,8 @@ import {
 import type { DeliveryJson } from "../../src/domain/webhooks/view";
 import { LIST_SIZE_DEFAULT, LIST_SIZE_MAX } from "../../src/limits";
 import { tailWebhooks, type TailLine } from "../../src/domain/webhooks/tail";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { escapeControls } from "../escape";
 
 // The commands only write the outbox; the running server's sweep picks queued rows up within

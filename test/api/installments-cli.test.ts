@@ -5,7 +5,7 @@ import { runCommand } from "citty";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { binsCommand } from "../../cli/commands/bins";
 import { installmentsCommand } from "../../cli/commands/installments";
-import { CliError } from "../../cli/context";
+import { CliError } from "../../cli/cli-error";
 import golden from "../../src/domain/installments/golden-vectors.json";
 import { quoteAmounts } from "../../src/domain/installments/math";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";

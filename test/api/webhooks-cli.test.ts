@@ -5,7 +5,7 @@ import { runCommand } from "citty";
 import { consola } from "consola";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { webhooksCommand } from "../../cli/commands/webhooks";
-import { CliError } from "../../cli/context";
+import { CliError } from "../../cli/cli-error";
 import { ManualClock } from "../../src/clock";
 import type { Receiver } from "../unit/webhooks/receiver";
 import { enqueueOk, setWebhook, startServer, useReceiver } from "../unit/webhooks/support";

@@ -5,7 +5,7 @@ import { runCommand, type CommandDef } from "citty";
 import { consola } from "consola";
 import { vi } from "vitest";
 import { seedCommand } from "../../cli/commands/seed";
-import { CliError } from "../../cli/context";
+import { CliError } from "../../cli/cli-error";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { TEST_SEED } from "../support/fixtures";
 

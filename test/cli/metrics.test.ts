@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMetricsListener, type MetricsListener } from "../../cli/metrics-listener";
-import { CliError } from "../../cli/context";
+import { CliError } from "../../cli/cli-error";
 import { harness, type Harness } from "../support/harness";
 
 let h: Harness | undefined;

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
+import { knownPartner } from "./service";
 import type { AgreementRow } from "../../store/rows";
 
 // Accepting agreements (product 10, 18). The operator (`kasa agreements accept`) records any
@@ -11,6 +12,7 @@ type AcceptDeps = Pick<Deps, "store" | "clock">;
 
 /** Every pending version of the code, as the operator's command always did. */
 export async function acceptAgreement(deps: AcceptDeps, partnerId: string, code: string): Promise<void> {
+  await knownPartner(deps.store.q, partnerId);
   if (!(await deps.store.q.acceptance.agreements(partnerId)).some((a) => a.agreementCode === code))
     fail("not_found", `unknown agreement ${code} for ${partnerId}`);
   await deps.store.write((tx) => tx.acceptance.accept(partnerId, code, deps.clock.nowMs()));

@@ -48,3 +48,8 @@ export async function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number)
 export async function assertAcceptingPayments(q: Repos, partner: PartnerRow, nowMs: number): Promise<void> {
   if (partner.status !== "active" || (await q.acceptance.blocksPayments(partner.id, nowMs))) fail("partner_not_active");
 }
+
+/** The partner an operator's action names, read in the caller's unit; 404 `unknown partner …` otherwise. */
+export async function knownPartner(q: Repos, partnerId: string): Promise<PartnerRow> {
+  return (await q.partners.get(partnerId)) ?? fail("not_found", `unknown partner ${partnerId}`);
+}

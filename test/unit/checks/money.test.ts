@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatTry } from "../../../src/domain/checks/money";
+import { formatTry, toLiraDecimal } from "../../../src/domain/checks/money";
 
 describe("product 7 pages: formatTry (kuruş to Turkish lira text)", () => {
   it.each([
@@ -26,4 +26,15 @@ describe("product 7 pages: formatTry (kuruş to Turkish lira text)", () => {
   it.each([0.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1])("throws on %s", (kurus) => {
     expect(() => formatTry(kurus)).toThrow(RangeError);
   });
+});
+
+describe("toLiraDecimal (kuruş to plain lira for transfer lists)", () => {
+  it.each([
+    [0, "0.00"],
+    [5, "0.05"],
+    [8801, "88.01"],
+    [123456789, "1234567.89"],
+    [Number.MAX_SAFE_INTEGER, "90071992547409.91"],
+  ])("%d kuruş is %s", (kurus, text) => expect(toLiraDecimal(kurus)).toBe(text));
+  it.each([-1, 1.5, Number.MAX_SAFE_INTEGER + 1])("%d is refused", (kurus) => expect(() => toLiraDecimal(kurus)).toThrow(RangeError));
 });

@@ -64,6 +64,10 @@ describe("DESIGN.md house style", () => {
     // Biome's noFloatingPromises / noMisusedPromises (biome.json) catch the other forgotten awaits.
     expect(offenders(/!\s*(tx|[\w.]*\.q)\.\w+\.\w+\(/, () => false)).toEqual([]);
   });
+  it("issue 29: no store writes in cli/ (a command parses, calls a domain service, prints)", () => {
+    const cli = cliAndTests.filter((f) => f.path.startsWith("cli/"));
+    expect(offendersIn(cli, /\bstore\.write\(|\.write\(\s*(async\s*)?\(\s*tx\b/, () => false)).toEqual([]);
+  });
   it("only driver files import a driver (in src/, cli/ and test/)", () => {
     expect(
       offendersIn(
