@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { consola } from "consola";
 import { systemClock, type Clock } from "../src/clock";
 import { createIds, type Ids } from "../src/ids";
-import { sandboxClockFor } from "../src/compose";
+import { sandboxClockFor } from "../src/sandbox-clock";
 import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
 import { escapeControls, escapeControlsKeepLines } from "./escape";

@@ -18,6 +18,7 @@ import { createIds } from "./ids";
 import { invariant } from "./invariant";
 import type { Registry } from "./metrics";
 import { panelRoutes } from "./panel/routes";
+import { CLOCK_OFFSET_KEY, followSandboxClock } from "./sandbox-clock";
 import { Sensitive } from "./sensitive";
 import { createServiceMetrics } from "./service-metrics";
 import type { Store } from "./store/store";
@@ -41,23 +42,6 @@ export type DepsOptions = {
   /** How bank adapters reach their bank; tests route it to the app's own simulators. */
   bankFetch?: (url: string, init: RequestInit) => Promise<Response>;
 };
-
-const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
-
-/** Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16). */
-export async function sandboxClockFor(store: Store, base?: Clock): Promise<SandboxClock> {
-  return new SandboxClock(Number((await store.q.meta.get(CLOCK_OFFSET_KEY)) ?? "0"), base);
-}
-
-/**
- * Product 22: a sandbox instance on a shared database adopts a clock move another instance made
- * (the offset in the database is larger than its own); the clock never moves back.
- */
-async function followSandboxClock(deps: Deps): Promise<void> {
-  if (!(deps.clock instanceof SandboxClock)) return;
-  const stored = Number((await deps.store.q.meta.get(CLOCK_OFFSET_KEY)) ?? "0");
-  if (stored > deps.clock.offset) deps.clock.moveTo(deps.clock.nowMs() + (stored - deps.clock.offset));
-}
 
 /** Store, clock, ids, log, config, rate limiter, timers (not yet started) and the banks: no HTTP. */
 export async function createDeps(opts: DepsOptions): Promise<Deps> {
