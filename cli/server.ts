@@ -42,7 +42,7 @@ export type ServerOptions = {
 };
 
 /**
- * Product 19: a real bank's credentials are never kept in clear: `serve` refuses to start with a
+ * A real bank's credentials are never kept in clear: `serve` refuses to start with a
  * connection whose bank takes settings (they hold its secrets) and no master key.
  */
 export async function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): Promise<void> {
@@ -202,7 +202,7 @@ function printBanner(b: Banner): void {
 }
 
 /**
- * Product 13: a new sandbox database gets the demo data; every start points the demo connections
+ * A new sandbox database gets the demo data; every start points the demo connections
  * of banks with settings (terminal T-3001's) at this run's own simulators, whatever port it
  * listens on now.
  */

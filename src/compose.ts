@@ -89,13 +89,13 @@ export type AppOptions = {
 
 export type App = {
   app: H3;
-  /** product 19: the Prometheus registry a `--metrics-port` listener renders. */
+  /** The Prometheus registry a `--metrics-port` listener renders. */
   metrics: Registry;
   /** Resolves once no request is being answered (true), or at the deadline (false). */
   requestsDone(deadlineMs: number): Promise<boolean>;
 };
 
-/** The sandbox's own API (product 13, 21): the movable clock and the buyer that drives this app. */
+/** The sandbox's own API: the movable clock and the buyer that drives this app. */
 function sandboxApi(deps: Deps, clock: SandboxClock, buyer: () => SandboxBuyer) {
   return sandboxRoutes(
     {
@@ -113,7 +113,7 @@ function sandboxApi(deps: Deps, clock: SandboxClock, buyer: () => SandboxBuyer) 
 /** The h3 app: API, pages, panel, health, API docs and the banks' simulators, over `deps`. */
 export function createApp(deps: Deps, opts: AppOptions = {}): App {
   const api = apiRoutes(deps);
-  // The sandbox buyer (product 21) drives this very app in-process, once it exists.
+  // The sandbox buyer drives this very app in-process, once it exists.
   let buyer: SandboxBuyer | undefined;
   if (deps.config.mode === "sandbox" && deps.clock instanceof SandboxClock) {
     api.push(
@@ -123,7 +123,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): App {
       }),
     );
   }
-  // product 18: the merchant panel sits beside the other pages, on the same pipeline.
+  // The merchant panel sits beside the other pages, on the same pipeline.
   const simulators = bankSimulatorPages(deps, deps.banks.modules, {
     all: deps.config.mode === "sandbox" || opts.simulators !== undefined,
     slowMs: opts.simulators?.slowMs,
@@ -154,7 +154,7 @@ export async function createService(opts: DepsOptions & AppOptions): Promise<Ser
   const deps = await createDeps(opts);
   await startTimers(deps);
   const app = createApp(deps, opts);
-  // Product 22: on a shared database this instance admits its share of each budget from the start.
+  // On a shared database (docs/postgresql.md) this instance admits its share of each budget from the start.
   const heartbeat =
     opts.store.shared && opts.rateLimiter.limited
       ? instanceHeartbeat(opts.store, opts.rateLimiter, opts.log, deps.ids.instanceId())

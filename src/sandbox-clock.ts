@@ -2,7 +2,7 @@ import { SandboxClock, type Clock } from "./clock";
 import type { Deps } from "./deps";
 import type { Store } from "./store/store";
 
-// Sandbox mode runs on a movable clock whose offset lives in the database (product 13, 16): the
+// Sandbox mode runs on a movable clock whose offset lives in the database: the
 // server, the CLI and the sandbox's clock API read and write it here.
 
 export const CLOCK_OFFSET_KEY = "sandbox.clock_offset_ms";
@@ -12,7 +12,7 @@ export async function sandboxClockFor(store: Store, base?: Clock): Promise<Sandb
 }
 
 /**
- * Product 22: a sandbox instance on a shared database adopts a clock move another instance made
+ * A sandbox instance on a shared database adopts a clock move another instance made
  * (the offset in the database is larger than its own); the clock never moves back.
  */
 export async function followSandboxClock(deps: Deps): Promise<void> {

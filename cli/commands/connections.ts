@@ -5,7 +5,7 @@ import type { Store } from "../../src/store/store";
 import type { ConnectionRow } from "../../src/store/rows";
 import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 
-// `kasa connections list|check` (product 17). A connection's bank settings are shown as its bank's
+// `kasa connections list|check` (docs/banks.md). A connection's bank settings are shown as its bank's
 // descriptor redacts them: secrets as [redacted], in every output. The functions take the list of
 // banks (the registry's unless a test adds one).
 

@@ -30,7 +30,7 @@ export interface BankRegistry {
   forBank(bankId: string): BankGateway;
   /** The gateway that pays a batch of captures through these banks, or null: an operator transfers it. */
   payoutGateway(bankIds: readonly string[]): BankGateway | null;
-  /** product 19 metrics: told every bank call (bank, operation, outcome, latency). */
+  /** The service metrics (docs/operating.md): told every bank call (bank, operation, outcome, latency). */
   observeCalls(observer: (call: BankCall) => void): void;
 }
 
