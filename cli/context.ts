@@ -4,7 +4,7 @@ import { systemClock, type Clock } from "../src/clock";
 import type { Log } from "../src/deps";
 import { isApiError } from "../src/errors";
 import { createIds, type Ids } from "../src/ids";
-import { sandboxClockFor } from "../src/runtime";
+import { sandboxClockFor } from "../src/sandbox-clock";
 import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
 import { CliError } from "./cli-error";

@@ -3,15 +3,16 @@ import { serve } from "h3";
 import { consola } from "consola";
 import { systemClock, wallNowMs, type Clock } from "../src/clock";
 import type { Config, Mode } from "../src/deps";
-import { DEMO_API_KEY, DEMO_EST_CONNECTION_ID, DEMO_WEBHOOK_SECRET, demoEstConnection, demoSeed } from "../src/domain/partners/demo-seed";
+import { DEMO_API_KEY, DEMO_WEBHOOK_SECRET, demoBanner, demoSeed, demoSimulatorConnections } from "../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../src/domain/partners/seed";
 import { createRateLimiter } from "../src/domain/rate-limits/limiter";
 import { resolveLimits } from "../src/domain/rate-limits/limits-file";
-import { EST_SIM_FAULTS } from "../src/bank/est-sim/faults";
-import { DEMO_BINS, TEST_CARDS } from "../src/bank/sim/test-cards";
+import { findBank } from "../src/bank/registry";
+import { DEMO_BINS } from "../src/bank/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
 import { createJsonLog, createLog } from "../src/log";
-import { createRuntime, sandboxClockFor } from "../src/runtime";
+import { createService } from "../src/compose";
+import { sandboxClockFor } from "../src/sandbox-clock";
 import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo";
 import { Sensitive } from "../src/sensitive";
 import { describeDb, openStore } from "../src/store/open";
@@ -41,12 +42,12 @@ export type ServerOptions = {
 };
 
 /**
- * Product 19: a real bank's credentials are never kept in clear: `serve` refuses to start with an
- * `est` connection and no master key.
+ * A real bank's credentials are never kept in clear: `serve` refuses to start with a
+ * connection whose bank takes settings (they hold its secrets) and no master key.
  */
 export async function refuseClearBankSecrets(store: Store, masterKey: Buffer | null): Promise<void> {
   if (masterKey !== null) return;
-  const real = (await store.q.catalog.connections()).find((c) => c.bank !== "sim");
+  const real = (await store.q.catalog.connections()).find((c) => findBank(c.bank)?.settings !== null);
   if (real) {
     throw new CliError(
       `connection ${real.id} uses a real bank (${real.bank}): its credentials need a master key (--master-key-file FILE or $KASA_MASTER_KEY)`,
@@ -110,7 +111,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     trustProxy: opts.trustProxy,
     allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox",
   };
-  const runtime = await createRuntime({
+  const runtime = await createService({
     store,
     clock,
     config,
@@ -191,25 +192,19 @@ function printBanner(b: Banner): void {
       lines.push(
         `Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`,
       );
-    lines.push(
-      "Terminals:      T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)",
-      `                T-3001 (EST / NestPay protocol, model 3d, against the built-in EST simulator at ${b.baseUrl}/sim-est/)`,
-    );
-    lines.push("Test cards (any future expiry, any 3-digit CVV; 3D code 123456):");
-    for (const c of TEST_CARDS) lines.push(`  ${c.pan}  ${c.outcome}`);
-    lines.push(
-      `EST simulator faults (T-3001, by the amount's kuruş): ${Object.entries(EST_SIM_FAULTS)
-        .map(([k, d]) => `${k} ${d}`)
-        .join("; ")}`,
-    );
+    // Each bank's demo terminals, then its test data (cards, fault amounts).
+    const banner = demoBanner(b.baseUrl);
+    for (const [i, terminal] of banner.terminals.entries()) lines.push(`${(i === 0 ? "Terminals:" : "").padEnd(16)}${terminal}`);
+    lines.push(...banner.notes);
     lines.push("Try:", `  curl -s ${b.baseUrl}/v1/payment-acceptance -H 'Authorization: Bearer ${DEMO_API_KEY}'`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
 /**
- * Product 13, 17: a new sandbox database gets the demo data; every start points the demo EST
- * connection (terminal T-3001) at this run's own simulator, whatever port it listens on now.
+ * A new sandbox database gets the demo data; every start points the demo connections
+ * of banks with settings (terminal T-3001's) at this run's own simulators, whatever port it
+ * listens on now.
  */
 async function seedSandbox(store: Store, clock: Clock, baseUrl: string, fresh: boolean): Promise<void> {
   const ids = createIds(clock);
@@ -227,7 +222,9 @@ async function seedSandbox(store: Store, clock: Clock, baseUrl: string, fresh: b
     );
     return;
   }
-  if ((await store.q.catalog.connection(DEMO_EST_CONNECTION_ID))?.bank === "est") {
-    await applySeed(store, parseSeed({ connections: [demoEstConnection(baseUrl)] }), clock.nowMs(), ids.keyId);
+  const connections = [];
+  for (const c of demoSimulatorConnections(baseUrl)) {
+    if ((await store.q.catalog.connection(c.id))?.bank === c.bank) connections.push(c);
   }
+  if (connections.length > 0) await applySeed(store, parseSeed({ connections }), clock.nowMs(), ids.keyId);
 }

@@ -1,16 +1,13 @@
-import type { BankRegistry } from "./bank/registry";
+import type { BankRegistry } from "./bank/banks";
 import type { Clock } from "./clock";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import type { Ids } from "./ids";
+import type { Log } from "./log-port";
 import type { Store } from "./store/store";
 import type { Timers } from "./timers";
 
-/** Domain code logs through this, never through consola directly (DESIGN.md dependency direction). */
-export interface Log {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+// The Log port lives in its own file so that the store and the banks need not import this one.
+export type { Log } from "./log-port";
 
 export type Mode = "serve" | "sandbox";
 

@@ -60,7 +60,8 @@ const NONCE_PATTERN = /^[A-Za-z0-9+/_-]{16,128}={0,2}$/;
 const ORIGIN_PATTERN = /^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
 
 const toFormActionSource = (entry: string): string => {
-  // Scheme sources: only the EST simulator's bank page uses them (gate-page.ts).
+  // Scheme sources: for a simulated bank's gate page, which posts back to whatever callback URL
+  // the merchant sent it, as a real bank's does.
   if (entry === "'self'" || entry === "https:" || entry === "http:") return entry;
   const origin = toHttpUrl(entry).origin;
   if (!ORIGIN_PATTERN.test(origin)) throw new Error(`not a CSP-safe origin: ${JSON.stringify(origin)}`);

@@ -1,21 +1,69 @@
-import { randomBytes } from "node:crypto";
 import { defineCommand } from "citty";
-import { checkEstConnection } from "../../src/bank/est/adapter";
-import { parseEstConfig, redactEstConfig } from "../../src/bank/est/config";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import type { BankModule, ConnectionCheck } from "../../src/bank/module";
+import { BANKS, bankOf } from "../../src/bank/registry";
+import type { Store } from "../../src/store/store";
 import type { ConnectionRow } from "../../src/store/rows";
+import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
 
-// `kasa connections list|check` (product 17). A connection's bank settings are shown with their
-// secrets (`apiPassword`, `storeKey`) as [redacted], in every output.
+// `kasa connections list|check` (docs/banks.md). A connection's bank settings are shown as its bank's
+// descriptor redacts them: secrets as [redacted], in every output. The functions take the list of
+// banks (the registry's unless a test adds one).
 
-function toConnectionJson(c: ConnectionRow) {
-  return {
+/** A connection as JSON: the settings of its bank under the bank's id, null under every other's. */
+function toConnectionJson(c: ConnectionRow, banks: readonly BankModule[]) {
+  const bank = bankOf(c.bank, banks);
+  const settings = Object.fromEntries(
+    banks.filter((b) => b.settings !== null).map((b) => [b.id, b.id === bank.id ? bank.redact(c) : null]),
+  );
+  return { connectionId: c.id, psp: c.pspId, bank: c.bank, active: c.active, ...settings };
+}
+
+/** `kasa connections list`: the JSON rows, and the table printed without --json. */
+export async function listConnections(store: Store, banks: readonly BankModule[] = BANKS) {
+  const connections = await store.q.catalog.connections();
+  const rows = connections.map((c) => toConnectionJson(c, banks));
+  const text = () =>
+    table(
+      connections.map((c) => ({
+        connection: c.id,
+        psp: c.pspId,
+        bank: c.bank,
+        active: c.active ? "yes" : "no",
+        ...bankOf(c.bank, banks).columns(c),
+      })),
+    );
+  return { rows, text };
+}
+
+/** `kasa connections check ID`: the bank's own probe, as JSON and as text; `ok` false exits 1. */
+export async function checkConnection(store: Store, id: string, banks: readonly BankModule[] = BANKS) {
+  const c = await store.q.catalog.connection(id);
+  if (!c) throw new CliError(`unknown connection ${id}`);
+  const result: ConnectionCheck = await bankOf(c.bank, banks).check(c, {
+    fetch: (url, init) => fetch(url, init),
+    nowMs: () => performance.now(),
+  });
+  const latencyMs = Math.round(result.latencyMs);
+  const json = {
     connectionId: c.id,
-    psp: c.pspId,
     bank: c.bank,
-    active: c.active,
-    est: c.bank === "est" ? redactEstConfig(parseEstConfig(c.id, c.bankConfig)) : null,
+    ...result.facts,
+    answered: result.answered,
+    credentialsAccepted: result.credentialsAccepted,
+    latencyMs,
+    message: result.message,
   };
+  const text = () =>
+    result.note !== undefined
+      ? `${c.id}: ${result.note}`
+      : [
+          `${c.id} (${[c.bank, result.target].filter((x) => x !== null).join(", ")})`,
+          `bank answered:        ${result.answered ? "yes" : "no"}`,
+          `credentials accepted: ${result.credentialsAccepted === null ? "unknown" : result.credentialsAccepted ? "yes" : "no"}`,
+          `latency:              ${latencyMs} ms`,
+          `bank said:            ${result.message || "-"}`,
+        ].join("\n");
+  return { json, text, ok: result.answered && result.credentialsAccepted === true };
 }
 
 const list = defineCommand({
@@ -23,19 +71,8 @@ const list = defineCommand({
   args: { ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store }) => {
-      const rows = (await store.q.catalog.connections()).map(toConnectionJson);
-      output(args, rows, () =>
-        table(
-          rows.map((r) => ({
-            connection: r.connectionId,
-            psp: r.psp,
-            bank: r.bank,
-            active: r.active ? "yes" : "no",
-            model: r.est?.model ?? "-",
-            api: r.est ? String(r.est.apiUrl) : "-",
-          })),
-        ),
-      );
+      const { rows, text } = await listConnections(store);
+      output(args, rows, text);
     }),
 });
 
@@ -48,31 +85,9 @@ const check = defineCommand({
   args: { id: { type: "positional", description: "connection id", required: true }, ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store }) => {
-      const c = await store.q.catalog.connection(requireArg(args.id, "id"));
-      if (!c) throw new CliError(`unknown connection ${args.id}`);
-      if (c.bank === "sim") {
-        output(
-          args,
-          { connectionId: c.id, bank: "sim", answered: true, credentialsAccepted: true, latencyMs: 0, message: "built in" },
-          () => `${c.id}: the simulated bank is built in; nothing to check`,
-        );
-        return;
-      }
-      const config = parseEstConfig(c.id, c.bankConfig);
-      const oid = `CHK${randomBytes(8).toString("hex").toUpperCase()}`;
-      const result = await checkEstConnection(config, { fetch: (url, init) => fetch(url, init) }, oid, () => performance.now());
-      const latencyMs = Math.round(result.latencyMs);
-      const json = { connectionId: c.id, bank: c.bank, apiUrl: config.apiUrl, orderId: oid, ...result, latencyMs };
-      output(args, json, () =>
-        [
-          `${c.id} (${c.bank}, ${config.apiUrl})`,
-          `bank answered:        ${result.answered ? "yes" : "no"}`,
-          `credentials accepted: ${result.credentialsAccepted === null ? "unknown" : result.credentialsAccepted ? "yes" : "no"}`,
-          `latency:              ${latencyMs} ms`,
-          `bank said:            ${result.message || "-"}`,
-        ].join("\n"),
-      );
-      if (!result.answered || !result.credentialsAccepted) process.exitCode = 1;
+      const { json, text, ok } = await checkConnection(store, requireArg(args.id, "id"));
+      output(args, json, text);
+      if (!ok) process.exitCode = 1;
     }),
 });
 

@@ -4,7 +4,7 @@ import { istanbulDate } from "../../src/domain/checks/istanbul-time";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { runDueDayEnds, type DayEndReport } from "../../src/domain/settlement/dayend";
 import { createLog } from "../../src/log";
-import { createRuntime } from "../../src/runtime";
+import { createDeps } from "../../src/compose";
 import { commonArgs, output, table, withStore } from "../context";
 import { tryOrDash } from "../format";
 import { toPayoutJson } from "./payouts";
@@ -38,8 +38,9 @@ export const dayendCommand = defineCommand({
   args: { ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store, clock }) => {
-      // The composition root gives the same bank (its secret lives in the database) and outbox as the server.
-      const runtime = await createRuntime({
+      // The composition root gives the same banks (their secrets live in the database) and outbox
+      // as the server, without building the HTTP app.
+      const deps = await createDeps({
         store,
         clock,
         config: {
@@ -51,7 +52,7 @@ export const dayendCommand = defineCommand({
         log: createLog("dayend"),
         rateLimiter: createRateLimiter({ limits: "off" }),
       });
-      const reports = await runDueDayEnds(runtime.deps);
+      const reports = await runDueDayEnds(deps);
       output(args, reports.map(toReportJson), () => describe(reports, istanbulDate(clock.nowMs())));
     }),
 });

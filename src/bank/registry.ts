@@ -1,64 +1,37 @@
-import type { Log } from "../deps";
-import { createEstAdapter } from "./est/adapter";
-import { parseEstConfig } from "./est/config";
-import type { BankGateway } from "./gateway";
-import { instrument, type BankCall } from "./instrument";
-import type { SimBank } from "./sim/sim-bank";
+import { estBankModule } from "./est/index";
+import type { BankModule } from "./module";
+import { simBankModule } from "./sim/index";
 
-// Product 17: each connection names its bank, and every bank call of a payment goes to the
-// adapter of the payment's connection. Adding a bank (Garanti GVP, Posnet, PayFor) is one entry
-// in ADAPTERS, its folder under src/bank/, and its object in the seed schema (README "Adding a bank").
+// The banks kasa knows (docs/banks.md, "Adding a bank"): one descriptor per folder, and lookups
+// over a list of them. Code that needs the banks takes the list (this one by default), so a test
+// can add a bank of its own. The first bank is the default of a connection without `bank`.
 
-/** The connection columns an adapter is built from. */
-export interface ConnectionBank {
-  id: string;
-  bank: string;
-  bankConfig: string | null;
+export const BANKS: readonly BankModule[] = [simBankModule, estBankModule];
+
+/** The bank of a connection whose seed row names none: the first of the list (the simulated bank). */
+export function defaultBank(banks: readonly BankModule[] = BANKS): BankModule {
+  const first = banks[0];
+  if (!first) throw new Error("the list of banks is empty");
+  return first;
 }
 
-export interface AdapterEnv {
-  fetch: (url: string, init: RequestInit) => Promise<Response>;
-  log: Log;
+export const findBank = (id: string, banks: readonly BankModule[] = BANKS): BankModule | undefined => banks.find((b) => b.id === id);
+
+/** The descriptor of a stored connection's bank; an unknown id is a corrupt row or a removed bank. */
+export function bankOf(id: string, banks: readonly BankModule[] = BANKS): BankModule {
+  const bank = findBank(id, banks);
+  if (!bank) throw new Error(`no bank "${id}" in the list of banks`);
+  return bank;
 }
 
-type AdapterFactory = (connection: ConnectionBank, env: AdapterEnv) => BankGateway;
-
-const ADAPTERS: Readonly<Record<string, AdapterFactory>> = {
-  est: (c, env) => createEstAdapter(parseEstConfig(c.id, c.bankConfig), { fetch: env.fetch }),
-};
-
-/** Bank values a seed file may name besides `sim`. */
-export const REAL_BANKS = Object.keys(ADAPTERS);
-
-export interface BankRegistry {
-  /** The built-in simulated bank: connections with `"bank": "sim"`, and its ACS pages (tests may swap it). */
-  sim: SimBank;
-  forConnection(connection: ConnectionBank): BankGateway;
-  /** product 19 metrics: told every bank call (bank, operation, outcome, latency). */
-  observeCalls(observer: (call: BankCall) => void): void;
-}
-
-export function createBankRegistry(sim: SimBank, env: AdapterEnv): BankRegistry {
-  // One adapter per connection, rebuilt when its settings change (a seed run by the CLI).
-  const built = new Map<string, { key: string; adapter: BankGateway }>();
-  let observer: (call: BankCall) => void = () => {};
-  const report = (call: BankCall) => observer(call);
-  const registry: BankRegistry = {
-    sim: instrument(sim, report),
-    observeCalls(next) {
-      observer = next;
-    },
-    forConnection(c) {
-      if (c.bank === "sim") return registry.sim;
-      const key = `${c.bank}\u0000${c.bankConfig ?? ""}`;
-      const hit = built.get(c.id);
-      if (hit?.key === key) return hit.adapter;
-      const factory = ADAPTERS[c.bank];
-      if (!factory) throw new Error(`connection ${c.id}: no adapter for bank "${c.bank}"`);
-      const adapter = instrument(factory(c, env), report);
-      built.set(c.id, { key, adapter });
-      return adapter;
-    },
-  };
-  return registry;
+/**
+ * The bank that pays a day-end batch made of captures through these banks, or null when an
+ * operator transfers it: only a batch of one bank that pays its own payouts is paid by a bank.
+ * A batch names no bank only if it has no items, which day end never forms; the default bank
+ * answers for it, as before banks were modules.
+ */
+export function payingBank(bankIds: readonly string[], banks: readonly BankModule[] = BANKS): BankModule | null {
+  const payer = bankIds.length === 0 ? defaultBank(banks) : findBank(bankIds[0]!, banks);
+  if (payer?.payouts !== "bank") return null;
+  return bankIds.every((id) => id === payer.id) ? payer : null;
 }

@@ -3,17 +3,15 @@ import type { PageRoute } from "./page";
 import { handoffPages } from "./pages/handoff";
 import { linkPages } from "./pages/link-pages";
 import { withPagesBudget } from "./pages/pages-budget";
-import { simBankPages } from "./pages/sim-bank";
 
-// Every browser-facing route, as one table (the API's is routes.ts).
+// Every browser-facing route of kasa's own, as one table (the API's is routes.ts; the banks'
+// simulators add theirs in bank-pages.ts).
 
 export function pageRoutes(deps: Deps): PageRoute[] {
   // product 23: each draws on the buyer's `pages.ip` budget first (the bank's callback excepted).
   return withPagesBudget(deps, [
     // interface 4.7 / product 6: POST /handoff and POST /handoff/callback/:attemptId.
     ...handoffPages(deps),
-    // product 6.3: the simulated bank's ACS, POST /sim-bank/acs (only when the bank is `sim`).
-    ...simBankPages(deps),
     // interface 1.4, 3.1, 4.1.1 / product 7, 16: the hosted link pages. GET /l/:token, POST
     // /l/:token/options (JSON), the no-JS steps POST /l/:token/installments and /card, POST
     // /l/:token/pay, GET /l/:token/result.

@@ -1,4 +1,4 @@
-import type { Log } from "../deps";
+import type { Log } from "../log-port";
 import type {
   AgreementRow,
   ApiKeyRow,

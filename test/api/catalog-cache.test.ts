@@ -5,7 +5,7 @@ import { ManualClock } from "../../src/clock";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { hashApiKey } from "../../src/ids";
 import { memoryLog } from "../../src/log";
-import { createRuntime } from "../../src/runtime";
+import { createService } from "../../src/compose";
 import { Sensitive } from "../../src/sensitive";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
@@ -23,7 +23,7 @@ afterEach(async () => stop());
 
 async function serverOn(file: string) {
   store = await openStore(file);
-  const runtime = await createRuntime({
+  const runtime = await createService({
     store,
     clock: new ManualClock(T0),
     log: memoryLog(),

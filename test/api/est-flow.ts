@@ -1,10 +1,10 @@
-import { EST_SIM_ACCOUNT } from "../../src/bank/est-sim/accounts";
+import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
 import { encodeFormBytes, parseFormBytes } from "../../src/bank/est/form-bytes";
 import { asciiBytes, ver3Hash } from "../../src/bank/est/hash";
 import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
 import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
-import { estSimulatorSettings } from "../../src/domain/partners/demo-seed";
+import { estSimulatorSettings } from "../../src/bank/est/sim/settings";
 import { harness, type Harness, type HarnessOptions } from "../support/harness";
 import { BASE, cardFields, createPayment, TEST_CARDS_SEED } from "./payments-flow";
 

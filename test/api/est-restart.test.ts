@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEstSimulator, EST_SIM_ACCOUNT } from "../../src/bank/est-sim/simulator";
+import { createEstSimulator, EST_SIM_ACCOUNT } from "../../src/bank/est/sim/simulator";
 import { formClient } from "../../src/http/sandbox/form-client";
 import { SECOND_MS } from "../../src/limits";
 import { kasaProcess, type KasaProcess } from "../support/kasa-process";

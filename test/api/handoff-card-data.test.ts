@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_BINS, TEST_CARDS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS, TEST_CARDS } from "../../src/bank/test-cards";
 import { ManualClock } from "../../src/clock";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { MINUTE_MS } from "../../src/limits";
 import { memoryLog } from "../../src/log";
-import { createRuntime } from "../../src/runtime";
+import { createService } from "../../src/compose";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 import { TEST_KEY, TEST_SEED } from "../support/fixtures";
@@ -29,7 +29,7 @@ async function fileHarness(path: string): Promise<{ h: Harness; store: Store; li
   const clock = new ManualClock(T0);
   const log = memoryLog();
   const config = { mode: "serve" as const, baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true };
-  const runtime = await createRuntime({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
+  const runtime = await createService({ store, clock, config, log, rateLimiter: createRateLimiter({ limits: "off" }) });
   let n = 0;
   await applySeed(store, parseSeed({ ...TEST_SEED, bins: DEMO_BINS.map((b) => ({ ...b })) }), T0, () => `key_file${++n}`);
   const request = async (method: string, path: string, body?: unknown): Promise<Reply> => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_CARDS } from "../../src/bank/sim/test-cards";
+import { TEST_CARDS } from "../../src/bank/test-cards";
 import type { Outcome, Visit } from "../../src/http/sandbox/form-client";
 import { harness, type Harness } from "../support/harness";
 import { answerAcs, createPayment, eventsOf, handOff, pageCode, paymentRow, RETURN_URL, TEST_CARDS_SEED } from "./payments-flow";

@@ -4,7 +4,7 @@ import { OTHER_KEY } from "../support/fixtures";
 import { LINK_EXPIRY_TIMER, linkExpiryTimer } from "../../src/domain/payment-links/expiry";
 import { markCompleted, markOpened } from "../../src/domain/payment-links/service";
 import { LINK_VALIDITY_MS, MINUTE_MS, SECOND_MS } from "../../src/limits";
-import { createRuntime } from "../../src/runtime";
+import { createService } from "../../src/compose";
 import { linkRow, newLink, outbox } from "../unit/payment-links/fixtures";
 
 let h: Harness;
@@ -103,7 +103,7 @@ describe("timer module link-expiry: rebuilt from the database at start (DESIGN.m
     h = await harness();
     const link = await newLink(h);
     await h.runtime.stop();
-    const restarted = await createRuntime({
+    const restarted = await createService({
       store: h.store,
       clock: h.clock,
       config: h.deps.config,

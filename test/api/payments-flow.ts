@@ -1,4 +1,4 @@
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { markOpened } from "../../src/domain/payment-links/service";
 import { createLinkPayment } from "../../src/domain/payments/create";
 import { TEST_SEED } from "../support/fixtures";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, T0, type Harness } from "../support/harness";
 import { TEST_KEY } from "../support/fixtures";
-import { createRuntime } from "../../src/runtime";
+import { createService } from "../../src/compose";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -168,7 +168,7 @@ describe("product 23 / issue 15 item 12: the sandbox clock never moves past 9999
     expect((await h.get("/v1/payment-acceptance")).status).toBe(200);
     expect(h.log.lines.filter((line) => line.startsWith("error"))).toEqual([]);
     // A restart there rebuilds every timer (the day end of 9999-12-31 included) without throwing.
-    const again = await createRuntime({
+    const again = await createService({
       store: h.store,
       clock: h.deps.clock,
       config: h.deps.config,

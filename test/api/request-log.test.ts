@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_CARDS } from "../../src/bank/sim/test-cards";
+import { TEST_CARDS } from "../../src/bank/test-cards";
 import { TEST_KEY, TEST_KEY_2 } from "../support/fixtures";
 import { harness, type Harness } from "../support/harness";
 import { capture } from "../support/kasa-process";

@@ -5,7 +5,7 @@ import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { runDueDayEnds } from "../../src/domain/settlement/dayend";
-import { createRuntime } from "../../src/runtime";
+import { createService } from "../../src/compose";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
@@ -93,7 +93,7 @@ async function inUnits(
 
 /** A database file at `dir/name.db` seeded for one scenario. */
 const quietRuntime = async (store: Store, nowMs: number) =>
-  await createRuntime({
+  await createService({
     store,
     clock: { nowMs: () => nowMs },
     config: { mode: "serve", baseUrl: "http://127.0.0.1:9", trustProxy: false, allowPrivateWebhooks: false },

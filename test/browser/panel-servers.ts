@@ -1,12 +1,12 @@
 import { H3, serve } from "h3";
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { SandboxClock, systemClock } from "../../src/clock";
 import { demoSeed, DEMO_API_KEY } from "../../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { ensureDemoPanelUser } from "../../src/domain/users/demo";
 import { memoryLog } from "../../src/log";
-import { createRuntime, type Runtime } from "../../src/runtime";
+import { createService, type Service } from "../../src/compose";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import { formClient } from "../../src/http/sandbox/form-client";
 
@@ -14,10 +14,10 @@ import { formClient } from "../../src/http/sandbox/form-client";
 // movable sandbox clock (so a capture can pass its day end before a partial refund), the demo
 // panel admin, over real HTTP on 127.0.0.1.
 
-export type PanelKasa = { baseUrl: string; runtime: Runtime; password: string; close(): Promise<void> };
+export type PanelKasa = { baseUrl: string; runtime: Service; password: string; close(): Promise<void> };
 
 export async function startPanelKasa(): Promise<PanelKasa> {
-  let runtime: Runtime | null = null;
+  let runtime: Service | null = null;
   const front = new H3().all("/**", (event) => (runtime ? runtime.app.fetch(event.req) : new Response("starting", { status: 503 })));
   const server = serve(front, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
   await server.ready();
@@ -35,7 +35,7 @@ export async function startPanelKasa(): Promise<PanelKasa> {
     systemClock.nowMs(),
     () => `key_panel_browser_${++n}`,
   );
-  runtime = await createRuntime({
+  runtime = await createService({
     store,
     clock: new SandboxClock(0, systemClock),
     config: { mode: "sandbox", baseUrl: origin, trustProxy: false, allowPrivateWebhooks: true },

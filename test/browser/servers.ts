@@ -1,11 +1,11 @@
 import { H3, serve } from "h3";
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { systemClock } from "../../src/clock";
 import { demoSeed } from "../../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
-import { createRuntime, type Runtime } from "../../src/runtime";
+import { createService, type Service } from "../../src/compose";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
 
@@ -23,14 +23,14 @@ const listen = async (app: H3): Promise<{ server: Server; origin: string }> => {
   return { server, origin: new URL(url).origin };
 };
 
-export type Kasa = { baseUrl: string; runtime: Runtime; log: ReturnType<typeof memoryLog>; close(): Promise<void> };
+export type Kasa = { baseUrl: string; runtime: Service; log: ReturnType<typeof memoryLog>; close(): Promise<void> };
 
 /**
  * The runtime needs its public base URL before it is built (link urls, the bank's callback), and
  * the port is known only once listening, so the server forwards to a runtime made right after.
  */
 export async function startKasa(): Promise<Kasa> {
-  let runtime: Runtime | null = null;
+  let runtime: Service | null = null;
   const front = new H3().all("/**", (event) => {
     if (!runtime) return new Response("starting", { status: 503 });
     return runtime.app.fetch(event.req);
@@ -49,7 +49,7 @@ export async function startKasa(): Promise<Kasa> {
     () => `key_browser_${Math.random().toString(36).slice(2)}`,
   );
   const log = memoryLog();
-  runtime = await createRuntime({
+  runtime = await createService({
     store,
     clock: systemClock,
     config: { mode: "sandbox", baseUrl: origin, trustProxy: false, allowPrivateWebhooks: true },

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectionsCommand } from "../../cli/commands/connections";
 import { seedCommand } from "../../cli/commands/seed";
-import { createEstSimulator, EST_SIM_ACCOUNT } from "../../src/bank/est-sim/simulator";
+import { createEstSimulator, EST_SIM_ACCOUNT } from "../../src/bank/est/sim/simulator";
 import { TEST_SEED } from "../support/fixtures";
 import { runError, runHuman, runJson, seededDb } from "./cli-run";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { keysCommand } from "../../cli/commands/keys";
 import { refuseDemoKey, runServer } from "../../cli/server";
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { DEMO_API_KEY, demoSeed } from "../../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { hashApiKey } from "../../src/ids";

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { estSimulatorSettings } from "../../src/domain/partners/demo-seed";
+import { estSimulatorSettings } from "../../src/bank/est/sim/settings";
 import { encodeFormBytes } from "../../src/bank/est/form-bytes";
 import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";

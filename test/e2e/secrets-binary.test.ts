@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EST_SIM_ACCOUNT } from "../../src/bank/est-sim/accounts";
+import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
 import { DEMO_WEBHOOK_SECRET } from "../../src/domain/partners/demo-seed";
 import { freePort } from "../support/free-port";
 

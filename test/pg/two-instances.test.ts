@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { addDays, istanbulDate, nextIstanbulMidnightMs } from "../../src/domain/checks/istanbul-time";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openStore } from "../../src/store/open";

@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import type { BankModule } from "../../src/bank/module";
 import { ManualClock, SandboxClock } from "../../src/clock";
 import type { Config, Deps } from "../../src/deps";
 import type { TimerModule } from "../../src/timer-modules";
@@ -7,7 +8,7 @@ import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/bud
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { createJsonLog, memoryLog } from "../../src/log";
-import { createRuntime, type Runtime } from "../../src/runtime";
+import { createService, type Service } from "../../src/compose";
 import { openSqliteStore as openStore, type SqliteStore as OpenedStore } from "../../src/store/sqlite/sqlite-store";
 import { openPostgresStore } from "../../src/store/postgres/pg-store";
 import { reusableDatabase } from "./pg-cluster";
@@ -31,6 +32,8 @@ export type HarnessOptions = {
    * (through `transport` when given, which may delay, drop or rewrite them).
    */
   estSim?: { slowMs?: number; transport?: (url: string, init: RequestInit, send: () => Promise<Response>) => Promise<Response> };
+  /** The banks this kasa knows (the seed file and the app): the registry's list unless a test adds its own. */
+  banks?: readonly BankModule[];
 };
 
 export type Reply = { status: number; headers: Headers; text: string; json: any };
@@ -71,7 +74,7 @@ export function apiRequester(app: App, log: { lines: string[] }, allow500 = fals
 }
 
 /** What every in-process kasa of the tests offers besides its API: timers, the manual clock, stop. */
-export function runtimeControls(runtime: Runtime, store: Store, manual: ManualClock) {
+export function runtimeControls(runtime: Service, store: Store, manual: ManualClock) {
   return {
     runtime,
     deps: runtime.deps,
@@ -136,20 +139,22 @@ export async function harness(opts: HarnessOptions = {}) {
       signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
       Promise.resolve(runtime.app.request(url, init)).then(resolve, reject);
     });
-  const runtime = await createRuntime({
+  const runtime = await createService({
     store,
     clock: serviceClock,
     config,
     log: runtimeLog,
     rateLimiter,
+    banks: opts.banks,
     ...(estSim && {
-      estSimulator: { slowMs: estSim.slowMs },
+      simulators: { slowMs: estSim.slowMs },
       bankFetch: (url: string, init: RequestInit) =>
         estSim.transport ? estSim.transport(url, init, () => toApp(url, init)) : toApp(url, init),
     }),
   });
   let keyN = 0;
-  await applySeed(store, parseSeed(opts.seed ?? TEST_SEED), clock.nowMs(), () => `key_test${++keyN}`);
+  const banks = runtime.deps.banks.modules;
+  await applySeed(store, parseSeed(opts.seed ?? TEST_SEED, banks), clock.nowMs(), () => `key_test${++keyN}`, banks);
 
   const request = apiRequester(runtime.app, log, opts.allow500);
 

@@ -4,7 +4,8 @@ import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { memoryLog } from "../../src/log";
-import { createRuntime, sandboxClockFor } from "../../src/runtime";
+import { createService } from "../../src/compose";
+import { sandboxClockFor } from "../../src/sandbox-clock";
 import { openStore } from "../../src/store/open";
 import { formClient } from "../../src/http/sandbox/form-client";
 import { apiRequester, runtimeControls, type Reply } from "./harness";
@@ -33,7 +34,7 @@ export async function kasaProcess(opts: ProcessOptions) {
   if (opts.seed) await applySeed(store, parseSeed(opts.seed), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const log = memoryLog();
   const config: Config = { mode, baseUrl: BASE, trustProxy: true, allowPrivateWebhooks: true };
-  const runtime = await createRuntime({
+  const runtime = await createService({
     store,
     clock,
     config,

@@ -1,4 +1,4 @@
-import { DEMO_BINS } from "../../src/bank/sim/test-cards";
+import { DEMO_BINS } from "../../src/bank/test-cards";
 import { harness } from "./harness";
 import { TEST_SEED } from "./fixtures";
 

@@ -2,11 +2,8 @@
 // (est.md 4.3), minor units (`123456`) in ORDERSTATUS / ORDERHISTORY answers. Integer kuruş
 // in kasa, string arithmetic both ways: never a float.
 
-export function toLira(kurus: number): string {
-  if (!Number.isSafeInteger(kurus) || kurus < 0) throw new RangeError("amount must be a non-negative safe integer");
-  const s = String(kurus).padStart(3, "0");
-  return `${s.slice(0, -2)}.${s.slice(-2)}`;
-}
+// The payout export writes lira the same way, so the formatter lives outside the bank's folder.
+export { toLira } from "../../lira";
 
 /** `1`, `1.5`, `1.50` -> kuruş; null for anything else. */
 export function fromLira(text: string): number | null {

@@ -1,5 +1,5 @@
 import type { Sensitive } from "../../sensitive";
-import { isSimProfile, type SimProfile } from "./test-cards";
+import { isSimProfile, type SimProfile } from "../test-cards";
 import { openToken, signToken } from "./token";
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Sensitive } from "../../sensitive";
-import type { SimProfile } from "./test-cards";
+import type { SimProfile } from "../test-cards";
 import { keyedDigest } from "./token";
 
 /**

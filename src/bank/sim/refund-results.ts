@@ -2,7 +2,7 @@ import type { Sensitive } from "../../sensitive";
 import type { RefundResult } from "../gateway";
 import { toAuthCode, toRefundRequestedAtMs } from "./references";
 import { SIM_REFUND_PENDING_MS } from "./sim-limits";
-import type { SimProfile } from "./test-cards";
+import type { SimProfile } from "../test-cards";
 
 /**
  * Refund and void answers of the simulated bank, computed from the capture's profile and the

@@ -4,7 +4,7 @@ import type { BankGateway, CaptureInput, CaptureResult, PayoutInput, PayoutResul
 import { renderAcsPage, type AcsPageOptions } from "./acs-page";
 import { newPayoutReference, newRefundReference, toAuthCode, toCaptureReference, toProfileOfCapture, type RefundKind } from "./references";
 import { toRefundResult, unknownReference } from "./refund-results";
-import { isSimProfile, type SimProfile } from "./test-cards";
+import { isSimProfile, type SimProfile } from "../test-cards";
 import { assertPositiveInt, SIM_UNAUTHENTICATED, startSim3d, verifySimCallback } from "./three-d";
 
 /** Where the binary serves the simulated bank (product 6.3); routes are wired elsewhere. */

@@ -5,7 +5,7 @@ import { issueAcsRequest, readCallbackToken } from "./acs-claims";
 import { ACS_CALLBACK_FIELDS } from "./acs-page";
 import { isCardAcceptable } from "./card-checks";
 import { SIM_ACS_WINDOW_MS, SIM_OTP } from "./sim-limits";
-import { toSimProfile } from "./test-cards";
+import { toSimProfile } from "../test-cards";
 
 /** What a callback that did not authenticate yields as `bankProfile`: capture refuses it. */
 export const SIM_UNAUTHENTICATED = "unauthenticated";

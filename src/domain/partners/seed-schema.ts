@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { estConfigSchema } from "../../bank/est/config";
+import type { BankModule } from "../../bank/module";
 import { API_KEY_MIN_CHARS } from "../../limits";
 
 // product 15: the seed file. Absent and null are the same for optional fields (product 16).
@@ -11,12 +11,12 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36));
 
 export const psp = v.strictObject({ id, active: opt(v.boolean()) });
 
-export const connection = v.strictObject({
+// A connection names its bank (the first of the list when absent) and carries that bank's
+// settings under the bank's id (docs/banks.md, "Seed file"); the banks come from the list given.
+const connectionFields = {
   id,
   psp: id,
-  // Product 17: `sim` (the default) or `est` with its settings (src/bank/est/config.ts).
-  bank: opt(v.picklist(["sim", "est"])),
-  est: opt(estConfigSchema),
+  bank: opt(v.string()),
   active: opt(v.boolean()),
   acceptsForeignCards: opt(v.boolean()),
   acceptsDebit: opt(v.boolean()),
@@ -29,7 +29,24 @@ export const connection = v.strictObject({
       window: opt(v.strictObject({ minutes: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(44640)), maxAmount: amount })),
     }),
   ),
-});
+};
+
+/** The connection row of a seed file whose banks are `banks`: their ids, and each one's settings object. */
+export function connectionSchema(banks: readonly BankModule[]) {
+  const { id: idField, psp: pspField, bank: _bank, ...rest } = connectionFields;
+  const settings: Record<string, v.GenericSchema> = {};
+  for (const b of banks) {
+    if (b.id in connectionFields) throw new Error(`bank id "${b.id}" is a connection field`);
+    if (b.settings) settings[b.id] = opt(b.settings.schema);
+  }
+  // Fields in this order, so the first bad field of a row is found as before banks were modules.
+  return v.strictObject({ id: idField, psp: pspField, bank: opt(v.picklist(banks.map((b) => b.id))), ...settings, ...rest });
+}
+
+/** A connection row: its bank's settings sit under the bank's id, checked by that bank's schema. */
+export type SeedConnection = v.InferOutput<v.StrictObjectSchema<typeof connectionFields, undefined>> & {
+  readonly [bankSettings: string]: unknown;
+};
 
 const apiKey = v.pipe(
   v.string(),
@@ -108,14 +125,21 @@ export const agreement = v.strictObject({
 
 const list = <S extends v.GenericSchema>(s: S) => opt(v.pipe(v.array(s), v.maxLength(1_000_000)));
 
-export const seedFile = v.strictObject({
+const seedFields = {
   psps: list(psp),
-  connections: list(connection),
   partners: list(partner),
   terminals: list(terminal),
   bins: list(bin),
   holds: list(hold),
   agreements: list(agreement),
-});
+};
 
-export type SeedFile = v.InferOutput<typeof seedFile>;
+/** The whole seed file for these banks (built once per list). */
+export function seedFileSchema(banks: readonly BankModule[]) {
+  const { psps, ...rest } = seedFields;
+  return v.strictObject({ psps, connections: list(connectionSchema(banks)), ...rest });
+}
+
+export type SeedFile = v.InferOutput<v.StrictObjectSchema<typeof seedFields, undefined>> & {
+  connections?: SeedConnection[] | null | undefined;
+};

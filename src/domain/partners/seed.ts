@@ -1,38 +1,72 @@
-import { toEstConfig } from "../../bank/est/config";
 import * as v from "valibot";
+import type { BankModule } from "../../bank/module";
+import { BANKS, bankOf, defaultBank } from "../../bank/registry";
 import { describeIssue } from "../checks/valibot-issue";
 import { hashApiKey } from "../../ids";
 import { CARD_ATTEMPT_LIMIT_DEFAULT } from "../../limits";
 import { Sensitive } from "../../sensitive";
 import type { Repos } from "../../store/store";
 import type { Store } from "../../store/store";
-import { seedFile, type SeedFile } from "./seed-schema";
+import { seedFileSchema, type SeedConnection, type SeedFile } from "./seed-schema";
 
 export class SeedError extends Error {
   override name = "SeedError";
 }
 
-/** Validates the whole file first (shape, then references); answers the path of the first bad field. */
-export function parseSeed(json: unknown): SeedFile {
-  const result = v.safeParse(seedFile, json, { abortPipeEarly: true });
+// The schema of each list of banks, built once (the registry's list, or a test's).
+const schemas = new WeakMap<readonly BankModule[], ReturnType<typeof seedFileSchema>>();
+
+/**
+ * Validates the whole file first (shape, then references); answers the path of the first bad
+ * field. `banks`: the banks a connection may name, each with its settings' schema.
+ */
+export function parseSeed(json: unknown, banks: readonly BankModule[] = BANKS): SeedFile {
+  let schema = schemas.get(banks);
+  if (!schema) {
+    schema = seedFileSchema(banks);
+    schemas.set(banks, schema);
+  }
+  const result = v.safeParse(schema, json, { abortPipeEarly: true });
   if (!result.success) throw new SeedError(describeIssue(result.issues[0]));
-  return result.output;
+  return result.output as SeedFile;
 }
 
 /** product 15: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
-export async function applySeed(store: Store, seed: SeedFile, nowMs: number, newKeyId: () => string): Promise<void> {
+export async function applySeed(
+  store: Store,
+  seed: SeedFile,
+  nowMs: number,
+  newKeyId: () => string,
+  banks: readonly BankModule[] = BANKS,
+): Promise<void> {
   await store.write(async (tx) => {
-    await checkReferences(tx, seed);
-    await writeSeed(tx, seed, nowMs, newKeyId);
+    await checkReferences(tx, seed, banks);
+    await writeSeed(tx, seed, nowMs, newKeyId, banks);
   });
 }
 
-async function checkReferences(tx: Repos, s: SeedFile): Promise<void> {
+/** A bank's settings object is required on its connections and refused on any other. */
+function checkBankSettings(c: SeedConnection, i: number, banks: readonly BankModule[]): void {
+  const bank = c.bank ?? defaultBank(banks).id;
+  for (const b of banks) {
+    if (!b.settings) continue;
+    if (bank === b.id && !c[b.id]) throw new SeedError(`connections[${i}].${b.id}: is required when bank is "${b.id}"`);
+    if (bank !== b.id && c[b.id]) throw new SeedError(`connections[${i}].${b.id}: only for bank "${b.id}"`);
+  }
+}
+
+/** What a connection stores of its bank's settings (JSON), or null for a bank without settings. */
+function storedSettings(c: SeedConnection, banks: readonly BankModule[]): string | null {
+  const bank = bankOf(c.bank ?? defaultBank(banks).id, banks);
+  const settings = c[bank.id];
+  return bank.settings && settings ? JSON.stringify(bank.settings.toStored(settings)) : null;
+}
+
+async function checkReferences(tx: Repos, s: SeedFile, banks: readonly BankModule[]): Promise<void> {
   const has = (ids: Array<{ id: string }> | null | undefined, id: string) => (ids ?? []).some((x) => x.id === id);
   for (const [i, c] of (s.connections ?? []).entries()) {
     if (!has(s.psps, c.psp) && !(await tx.catalog.psp(c.psp))) throw new SeedError(`connections[${i}].psp: unknown psp "${c.psp}"`);
-    if (c.bank === "est" && !c.est) throw new SeedError(`connections[${i}].est: is required when bank is "est"`);
-    if (c.bank !== "est" && c.est) throw new SeedError(`connections[${i}].est: only for bank "est"`);
+    checkBankSettings(c, i, banks);
   }
   const partnerExists = async (id: string) => has(s.partners, id) || (await tx.partners.get(id)) !== undefined;
   for (const [i, t] of (s.terminals ?? []).entries()) {
@@ -57,15 +91,15 @@ async function checkReferences(tx: Repos, s: SeedFile): Promise<void> {
   }
 }
 
-async function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string): Promise<void> {
+async function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => string, banks: readonly BankModule[]): Promise<void> {
   for (const p of s.psps ?? []) await tx.catalog.upsertPsp({ id: p.id, active: p.active ?? true });
   for (const c of s.connections ?? []) {
     const l = c.limits;
     await tx.catalog.upsertConnection({
       id: c.id,
       pspId: c.psp,
-      bank: c.bank ?? "sim",
-      bankConfig: c.est ? JSON.stringify(toEstConfig(c.est)) : null,
+      bank: c.bank ?? defaultBank(banks).id,
+      bankConfig: storedSettings(c, banks),
       active: c.active ?? true,
       acceptsForeignCards: c.acceptsForeignCards ?? false,
       acceptsDebit: c.acceptsDebit ?? true,

@@ -1,4 +1,6 @@
 import type { PayoutResult } from "../../bank/gateway";
+import type { BankModule } from "../../bank/module";
+import { BANKS, payingBank } from "../../bank/registry";
 import type { Deps } from "../../deps";
 import type { Timers } from "../../timers";
 import { invariant } from "../../invariant";
@@ -55,14 +57,16 @@ export async function formBatch(
 }
 
 /**
- * Pays one pending batch through the simulated bank and records the answer; answers the batch as
- * it stands. Product 17: a payout is not an acquiring call, so a batch with anything from a real
- * bank's connection stays pending until an operator transfers and marks it (`markPayout`).
+ * Pays one pending batch through the bank that pays its own payouts (the simulated bank) and
+ * records the answer; answers the batch as it stands. A payout is not an acquiring call, so a
+ * batch with anything from another bank's connection stays pending until an operator transfers
+ * and marks it (`markPayout`; docs/banks.md, "Payouts").
  */
 export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatchRow | undefined> {
   const batch = await deps.store.q.settlement.batch(batchId);
   if (!batch || batch.status !== "pending") return batch;
-  if (!(await awaitsBankPayout(deps.store.q, batchId))) {
+  const bank = deps.banks.payoutGateway(await deps.store.q.settlement.banksOfBatch(batchId));
+  if (!bank) {
     deps.log.info("payout batch awaits an operator's transfer", {
       payoutBatchId: batchId,
       partnerId: batch.partnerId,
@@ -70,10 +74,11 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
     });
     return batch;
   }
+  invariant(bank.payout !== undefined, `bank ${bank.bank} pays its payouts but has no payout call`);
   const partner = await deps.store.q.partners.get(batch.partnerId);
   let result: PayoutResult;
   try {
-    result = await deps.banks.sim.payout({
+    result = await bank.payout({
       idempotencyKey: batchId,
       partnerId: batch.partnerId,
       amount: batch.amount,
@@ -91,9 +96,9 @@ export async function payBatch(deps: Deps, batchId: string): Promise<PayoutBatch
 /** What recording a payout answer needs: the outbox (ids, timers) and the log; the CLI has these too. */
 export type PayoutDeps = Pick<Deps, "ids" | "log"> & { timers: Pick<Timers, "schedule"> };
 
-/** Only batches of simulated-bank connections alone are paid by a bank. */
-export const awaitsBankPayout = async (q: Repos, batchId: string): Promise<boolean> =>
-  (await q.settlement.banksOfBatch(batchId)).every((bank) => bank === "sim");
+/** Only a batch of one bank that pays its own payouts (the simulated bank) is paid by a bank. */
+export const awaitsBankPayout = async (q: Repos, batchId: string, banks: readonly BankModule[] = BANKS): Promise<boolean> =>
+  payingBank(await q.settlement.banksOfBatch(batchId), banks) !== null;
 
 /** The operator's answer; `reference` is the transfer's (or the failure's) reference, kept on the batch. */
 export type PayoutMark = { status: "paid" | "failed"; reference: string | null };

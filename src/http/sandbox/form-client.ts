@@ -1,5 +1,5 @@
-import { encodeFormBytes } from "../../bank/est/form-bytes";
-import { encodeIso88599 } from "../../bank/est/iso-8859-9";
+import type { BankModule } from "../../bank/module";
+import { BANKS } from "../../bank/registry";
 /**
  * A browser-less, form-following client (the sandbox buyer of product 21, and the tests): it reads HTML forms with a small
  * regex parser, submits them like a browser WITHOUT JavaScript would, follows auto-submitting
@@ -28,7 +28,7 @@ export type HtmlForm = {
   buttons: HtmlButton[];
   /** True when a nonce'd script submits it and a <noscript> button does the same without JS. */
   autoSubmit: boolean;
-  /** `accept-charset` (lower case), as a browser encodes the POST with it: EST's ISO-8859-9 callbacks. */
+  /** `accept-charset` (lower case), as a browser encodes the POST with it: a bank's own callback charset. */
   charset: string | null;
 };
 
@@ -132,18 +132,28 @@ export function parseForms(html: string, pageUrl: string): HtmlForm[] {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** A form body as a browser encodes it: UTF-8, or ISO-8859-9 where the form asks for it. */
-function encodeForm(params: URLSearchParams, charset: string | null): string {
-  if (charset !== "iso-8859-9") return params.toString();
-  return encodeFormBytes([...params].map(([name, value]) => [name, encodeIso88599(value)] as const));
+type Encoders = ReadonlyMap<string, (pairs: ReadonlyArray<readonly [string, string]>) => string>;
+
+/** A form body as a browser encodes it: UTF-8, or the charset the form asks for where a bank's page does. */
+function encodeForm(params: URLSearchParams, charset: string | null, encoders: Encoders): string {
+  const encode = charset === null ? undefined : encoders.get(charset);
+  return encode ? encode([...params]) : params.toString();
 }
 
 /**
  * `allow500`: set only when a test provokes a 500 on purpose; otherwise an HTML 500 on a page flow
  * throws with its body (the page pipeline's "no unexpected 500" guard, as apiRequester's).
+ * `banks`: whose form charsets the client can encode (the registry's list unless told).
  */
-export function formClient(fetch: FetchLike, origins: readonly string[], maxSteps = 20, allow500 = false) {
+export function formClient(
+  fetch: FetchLike,
+  origins: readonly string[],
+  maxSteps = 20,
+  allow500 = false,
+  banks: readonly BankModule[] = BANKS,
+) {
   const isOwn = (url: string): boolean => origins.includes(new URL(url).origin);
+  const encoders: Encoders = new Map(banks.flatMap((b) => Object.entries(b.formCharsets)));
 
   async function navigate(method: string, url: string, body: string | null): Promise<Outcome> {
     const trail: Visit[] = [];
@@ -194,7 +204,7 @@ export function formClient(fetch: FetchLike, origins: readonly string[], maxStep
       target.search = params.toString();
       return { method: "GET", url: target.href, body: null };
     }
-    return { method: "POST", url: form.action, body: encodeForm(params, form.charset) };
+    return { method: "POST", url: form.action, body: encodeForm(params, form.charset, encoders) };
   }
 
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SIM_REFUND_PENDING_MS } from "../../../src/bank/sim/sim-limits";
-import { TEST_CARDS } from "../../../src/bank/sim/test-cards";
+import { TEST_CARDS } from "../../../src/bank/test-cards";
 import { acsSubmission, callbackUrlOf, cb, newBank, startOf, T0 } from "./sim-fixtures";
 
 type Flow =

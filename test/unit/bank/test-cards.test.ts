@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isLuhnValid } from "../../../src/bank/sim/card-checks";
 import { formatTry, maskPan } from "../../../src/bank/sim/format";
-import { DEMO_BINS, TEST_CARDS, toSimProfile } from "../../../src/bank/sim/test-cards";
+import { DEMO_BINS, TEST_CARDS, toSimProfile } from "../../../src/bank/test-cards";
 
 describe("product 6 test cards and demo BIN table", () => {
   it("lists every row of the table, in order", () => {

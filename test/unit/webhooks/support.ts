@@ -11,7 +11,7 @@ import { createRateLimiter } from "../../../src/domain/rate-limits/limiter";
 import { enqueueWebhook, WEBHOOK_TIMER, type OutboxEvent } from "../../../src/domain/webhooks/outbox";
 import { createWebhookWorker, type WorkerOptions } from "../../../src/domain/webhooks/worker";
 import { memoryLog } from "../../../src/log";
-import { createRuntime, type Runtime } from "../../../src/runtime";
+import { createService, type Service } from "../../../src/compose";
 import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../../src/store/store";
 import { TEST_SEED } from "../../support/fixtures";
@@ -44,7 +44,7 @@ export function useReceiverHarness(use: (ready: { receiver: Receiver; h: Harness
   afterEach(async () => h.close());
 }
 
-type Parts = { store: Store; clock: Clock; deps: Runtime["deps"] };
+type Parts = { store: Store; clock: Clock; deps: Service["deps"] };
 
 /** The partner's current webhook settings (product 11: read at send time). */
 export async function setWebhook(h: Parts, partnerId: string, url: string | null, secret: string | null = SECRET): Promise<void> {
@@ -80,7 +80,7 @@ export function useWorker(h: Parts, options: WorkerOptions) {
   return worker;
 }
 
-export type Server = Parts & { runtime: Runtime; close(): Promise<void>; runDue(): Promise<void>; advance(ms: number): Promise<void> };
+export type Server = Parts & { runtime: Service; close(): Promise<void>; runDue(): Promise<void>; advance(ms: number): Promise<void> };
 
 export type ServerOptions = {
   clock?: ManualClock;
@@ -97,6 +97,6 @@ export async function startServer(path: string, opts: ServerOptions = {}): Promi
   const clock: Clock = opts.sandboxClock ? new SandboxClock(0, manual) : manual;
   if (opts.seed) await applySeed(store, parseSeed(TEST_SEED), clock.nowMs(), () => `key_${Math.random().toString(36).slice(2)}`);
   const config: Config = { mode: "serve", baseUrl: "http://kasa.test", trustProxy: true, allowPrivateWebhooks: true, ...opts.config };
-  const runtime = await createRuntime({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
+  const runtime = await createService({ store, clock, config, log: memoryLog(), rateLimiter: createRateLimiter({ limits: "off" }) });
   return { store, clock, ...runtimeControls(runtime, store, manual) };
 }

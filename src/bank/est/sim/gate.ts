@@ -1,9 +1,9 @@
-import type { PageResponse } from "../../html";
-import { parseFormBytes } from "../est/form-bytes";
-import { asciiBytes, ver3Matches } from "../est/hash";
-import { decodeIso88599 } from "../est/iso-8859-9";
-import { toSimProfile } from "../sim/test-cards";
-import { fromLira as liraToKurus } from "../est/amounts";
+import type { PageResponse } from "../../../html";
+import { parseFormBytes } from "../form-bytes";
+import { asciiBytes, ver3Matches } from "../hash";
+import { decodeIso88599 } from "../iso-8859-9";
+import { toSimProfile } from "../../test-cards";
+import { fromLira as liraToKurus } from "../amounts";
 import { trxDate } from "./clock";
 import { decideThreeD, type GatePayment, gateCallbackFields } from "./gate-callback";
 import { callbackPage, gateErrorPage } from "./gate-page";

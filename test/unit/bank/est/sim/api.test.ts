@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { writeXml } from "../../../../src/bank/est/xml";
+import { writeXml } from "../../../../../src/bank/est/xml";
 import { ACC, api, auth, creds, harness, PANS, postApiRaw, sale, threeD } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { SimProfile } from "../sim/test-cards";
+import type { SimProfile } from "../../test-cards";
 import type { EstSimAccount } from "./accounts";
 import { istanbulDay } from "./clock";
 import type { EstSimFault } from "./faults";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { readXml } from "../../../../src/bank/est/xml";
-import { fromLira as liraToKurus, toLira as kurusToLira } from "../../../../src/bank/est/amounts";
-import { EST_SIM_FAULTS } from "../../../../src/bank/est-sim/simulator";
+import { readXml } from "../../../../../src/bank/est/xml";
+import { fromLira as liraToKurus, toLira as kurusToLira } from "../../../../../src/bank/est/amounts";
+import { EST_SIM_FAULTS } from "../../../../../src/bank/est/sim/simulator";
 import { api, auth, creds, harness, postApiRaw, sale, threeD } from "./helpers";
-import { writeXml } from "../../../../src/bank/est/xml";
+import { writeXml } from "../../../../../src/bank/est/xml";
 
 const authRaw = async (amount: string, slowMs = 50) => {
   const h = harness(slowMs);

@@ -1,7 +1,7 @@
-import { pause } from "../../pause";
-import { parseFormBytes } from "../est/form-bytes";
-import { readXml, type XmlValue, writeXml } from "../est/xml";
-import { fromLira as liraToKurus } from "../est/amounts";
+import { pause } from "../../../pause";
+import { parseFormBytes } from "../form-bytes";
+import { readXml, type XmlValue, writeXml } from "../xml";
+import { fromLira as liraToKurus } from "../amounts";
 import { trxDate } from "./clock";
 import { type EstSimFault, faultOf } from "./faults";
 import { apiError, authorise, credit, type Outcome, orderHistory, orderStatus, voidOrder } from "./operations";

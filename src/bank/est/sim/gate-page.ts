@@ -1,6 +1,6 @@
-import { encodeFormBytes } from "../est/form-bytes";
-import { decodeIso88599, encodeIso88599 } from "../est/iso-8859-9";
-import { html, type PageResponse, renderPage, toHttpUrl } from "../../html";
+import { encodeFormBytes } from "../form-bytes";
+import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
+import { html, type PageResponse, renderPage, toHttpUrl } from "../../../html";
 import type { GateCallback } from "./gate-callback";
 
 // The gate's HTML: the auto-submitting callback form (posted as ISO-8859-9, as EST's is) and the

@@ -1,6 +1,6 @@
-import { asciiBytes, type HashField, ver3Hash } from "../est/hash";
-import { decodeIso88599, encodeIso88599 } from "../est/iso-8859-9";
-import { toSimProfile } from "../sim/test-cards";
+import { asciiBytes, type HashField, ver3Hash } from "../hash";
+import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
+import { toSimProfile } from "../../test-cards";
 import { newCavv, newMd, newXid } from "./random";
 
 // The 3D gate's answer as data: which URL the browser posts back to and the exact callback bytes.

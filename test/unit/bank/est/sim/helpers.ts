@@ -1,8 +1,8 @@
-import { encodeFormBytes, parseFormBytes } from "../../../../src/bank/est/form-bytes";
-import { asciiBytes, ver3Hash } from "../../../../src/bank/est/hash";
-import { decodeIso88599 } from "../../../../src/bank/est/iso-8859-9";
-import { readXml, type XmlValue, writeXml } from "../../../../src/bank/est/xml";
-import { callbackFromGatePage, createEstSimulator, EST_SIM_ACCOUNT, type EstSimulator } from "../../../../src/bank/est-sim/simulator";
+import { encodeFormBytes, parseFormBytes } from "../../../../../src/bank/est/form-bytes";
+import { asciiBytes, ver3Hash } from "../../../../../src/bank/est/hash";
+import { decodeIso88599 } from "../../../../../src/bank/est/iso-8859-9";
+import { readXml, type XmlValue, writeXml } from "../../../../../src/bank/est/xml";
+import { callbackFromGatePage, createEstSimulator, EST_SIM_ACCOUNT, type EstSimulator } from "../../../../../src/bank/est/sim/simulator";
 
 export const PANS = {
   approve: "4000001100000009",
