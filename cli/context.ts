@@ -21,7 +21,6 @@ export const commonArgs = {
 
 // Kept for the modules that still import it from here (cli/server.ts, commands/connections.ts and
 // commands/serve.ts); new code imports ./cli-error, which imports nothing.
-export { CliError };
 
 export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
 

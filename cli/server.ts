@@ -18,7 +18,8 @@ import { Sensitive } from "../src/sensitive";
 import { describeDb, openStore } from "../src/store/open";
 import type { Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
-import { CliError, openStoreOrExplain } from "./context";
+import { CliError } from "./cli-error";
+import { openStoreOrExplain } from "./context";
 import { resolveMasterKey, sandboxMasterKey } from "./master-key";
 import { startMetricsListener } from "./metrics-listener";
 

@@ -3,7 +3,8 @@ import type { BankModule, ConnectionCheck } from "../../src/bank/module";
 import { BANKS, bankOf } from "../../src/bank/registry";
 import type { Store } from "../../src/store/store";
 import type { ConnectionRow } from "../../src/store/rows";
-import { CliError, commonArgs, output, requireArg, table, withStore } from "../context";
+import { CliError } from "../cli-error";
+import { commonArgs, output, requireArg, table, withStore } from "../context";
 
 // `kasa connections list|check` (docs/banks.md). A connection's bank settings are shown as its bank's
 // descriptor redacts them: secrets as [redacted], in every output. The functions take the list of

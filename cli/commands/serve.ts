@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { limitsHelpText } from "../../src/domain/rate-limits/limits-file";
-import { CliError, resolveDbPath } from "../context";
+import { CliError } from "../cli-error";
+import { resolveDbPath } from "../context";
 import { masterKeyArg } from "../master-key";
 import { runServer } from "../server";
 

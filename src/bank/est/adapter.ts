@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sensitive } from "../../sensitive";
 import type { BankFormFields, BankGateway, CaptureInput, CaptureResult, RefundInput, RefundResult, Start3dInput } from "../gateway";
-import { fromMinor, toLira, toTaksit } from "./amounts";
+import { toLira } from "../../lira";
+import { fromMinor, toTaksit } from "./amounts";
 import { callEst, errMsgOf, extra, text, type EstAnswer, type EstTransport } from "./api";
 import { readEstProfile, verifyEstCallback } from "./callback";
 import type { EstConfig } from "./config";

@@ -2,8 +2,7 @@
 // (est.md 4.3), minor units (`123456`) in ORDERSTATUS / ORDERHISTORY answers. Integer kuruş
 // in kasa, string arithmetic both ways: never a float.
 
-// The payout export writes lira the same way, so the formatter lives outside the bank's folder.
-export { toLira } from "../../lira";
+// Kuruş to lira is src/lira.ts: the payout export writes lira the same way.
 
 /** `1`, `1.5`, `1.50` -> kuruş; null for anything else. */
 export function fromLira(text: string): number | null {

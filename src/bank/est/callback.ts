@@ -1,5 +1,6 @@
 import type { CallbackContext, CallbackResult } from "../gateway";
-import { toLira, toTaksit } from "./amounts";
+import { toLira } from "../../lira";
+import { toTaksit } from "./amounts";
 import { oidOf } from "./oid";
 import type { EstConfig } from "./config";
 import { parseFormBytes } from "./form-bytes";

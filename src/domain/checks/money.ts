@@ -24,13 +24,3 @@ export function formatTry(kurus: number | bigint): string {
   const sign = negative ? "-" : "";
   return `${sign}${lira},${digits.slice(-2)} TL`;
 }
-
-/**
- * Kuruş as plain lira for files machines read (a transfer list, a CSV): "1234.56", a dot and two
- * decimals, no grouping and no unit. String arithmetic, never a float.
- */
-export function toLiraDecimal(kurus: number): string {
-  if (!Number.isSafeInteger(kurus) || kurus < 0) throw new RangeError("toLiraDecimal: amount must be a non-negative safe integer");
-  const digits = String(kurus).padStart(3, "0");
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}

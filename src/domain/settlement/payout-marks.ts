@@ -3,7 +3,7 @@ import { fail } from "../../errors";
 import { PAYOUT_REFERENCE_MAX_CHARS } from "../../limits";
 import type { Repos } from "../../store/store";
 import type { Timers } from "../../timers";
-import { toLiraDecimal } from "../checks/money";
+import { toLira } from "../../lira";
 import { awaitsBankPayout, markPayout, type PayoutMark } from "./payouts";
 import type { PayoutBatchRow, PayoutStatus } from "../../store/rows";
 
@@ -37,7 +37,7 @@ export async function payoutsToTransfer(q: Repos): Promise<PayoutTransfer[]> {
       payoutAccount: partner?.payoutAccount ?? null,
       day: b.day,
       amountKurus: b.amount,
-      amountTry: toLiraDecimal(b.amount),
+      amountTry: toLira(b.amount),
     });
   }
   return transfers;

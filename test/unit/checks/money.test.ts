@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatTry, toLiraDecimal } from "../../../src/domain/checks/money";
+import { formatTry } from "../../../src/domain/checks/money";
+import { toLira } from "../../../src/lira";
 
 describe("product 7 pages: formatTry (kuruş to Turkish lira text)", () => {
   it.each([
@@ -28,13 +29,13 @@ describe("product 7 pages: formatTry (kuruş to Turkish lira text)", () => {
   });
 });
 
-describe("toLiraDecimal (kuruş to plain lira for transfer lists)", () => {
+describe("toLira (kuruş to plain lira for transfer lists and EST amounts)", () => {
   it.each([
     [0, "0.00"],
     [5, "0.05"],
     [8801, "88.01"],
     [123456789, "1234567.89"],
     [Number.MAX_SAFE_INTEGER, "90071992547409.91"],
-  ])("%d kuruş is %s", (kurus, text) => expect(toLiraDecimal(kurus)).toBe(text));
-  it.each([-1, 1.5, Number.MAX_SAFE_INTEGER + 1])("%d is refused", (kurus) => expect(() => toLiraDecimal(kurus)).toThrow(RangeError));
+  ])("%d kuruş is %s", (kurus, text) => expect(toLira(kurus)).toBe(text));
+  it.each([-1, 1.5, Number.MAX_SAFE_INTEGER + 1])("%d is refused", (kurus) => expect(() => toLira(kurus)).toThrow(RangeError));
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readXml } from "../../../../../src/bank/est/xml";
-import { fromLira as liraToKurus, toLira as kurusToLira } from "../../../../../src/bank/est/amounts";
+import { fromLira as liraToKurus } from "../../../../../src/bank/est/amounts";
+import { toLira as kurusToLira } from "../../../../../src/lira";
 import { EST_SIM_FAULTS } from "../../../../../src/bank/est/sim/simulator";
 import { api, auth, creds, harness, postApiRaw, sale, threeD } from "./helpers";
 import { writeXml } from "../../../../../src/bank/est/xml";
