@@ -120,9 +120,11 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     rateLimiter: createRateLimiter({ limits: limits.limits }),
   });
   registry = runtime.metrics;
+  // The timer loop starts (and beats once) before the first connection is accepted: a load
+  // balancer checking /readyz at once finds a ready instance.
+  runtime.start();
   const server = serve(runtime.app, { port: opts.port, hostname: opts.host, silent: true, gracefulShutdown: false });
   await server.ready();
-  runtime.start();
   const hasDemoKey = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))?.revokedAtMs === null;
   const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
   printBanner({

@@ -150,6 +150,8 @@ export class Timers {
   start(): void {
     this.live = true;
     this.arm();
+    // One beat at once, so /readyz answers 200 from the start instead of after the first second.
+    void this.runDue(false);
     // A beat every second even when nothing is due, so /readyz can tell an idle loop from a stalled one.
     this.heartbeat = setInterval(() => void this.runDue(false), HEARTBEAT_MS);
     (this.heartbeat as { unref?: () => void }).unref?.();

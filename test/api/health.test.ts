@@ -66,6 +66,12 @@ describe("product 19 health endpoints", () => {
     expect((await h.get("/readyz", { key: null })).status).toBe(200);
   });
 
+  it("product 27: /readyz is 200 at once after the timer loop starts (it beats once at start, not after a second)", async () => {
+    h = await harness();
+    h.runtime.start();
+    expect((await h.get("/readyz", { key: null })).status).toBe(200);
+  });
+
   it("neither endpoint draws on the IP gate or any budget: 300 calls from one IP, then the API still admits", async () => {
     h = await harness({ limits: { "gate.ip": 5, "gate.platform": 5 } });
     await h.runDue();
