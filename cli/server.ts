@@ -3,7 +3,15 @@ import { serve } from "h3";
 import { consola } from "consola";
 import { systemClock, wallNowMs, type Clock } from "../src/clock";
 import type { Config, Mode } from "../src/deps";
-import { DEMO_API_KEY, DEMO_WEBHOOK_SECRET, demoBanner, demoSeed, demoSimulatorConnections } from "../src/domain/partners/demo-seed";
+import type { Log } from "../src/log-port";
+import {
+  DEMO_API_KEY,
+  DEMO_WEBHOOK_SECRET,
+  DEMO_WEBHOOK_URL,
+  demoBanner,
+  demoSeed,
+  demoSimulatorConnections,
+} from "../src/domain/partners/demo-seed";
 import { applySeed, parseSeed } from "../src/domain/partners/seed";
 import { createRateLimiter } from "../src/domain/rate-limits/limiter";
 import { resolveLimits } from "../src/domain/rate-limits/limits-file";
@@ -15,7 +23,7 @@ import { createService } from "../src/compose";
 import { sandboxClockFor } from "../src/sandbox-clock";
 import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo";
 import { Sensitive } from "../src/sensitive";
-import { describeDb, openStore } from "../src/store/open";
+import { describeDb } from "../src/store/open";
 import type { Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
 import { CliError } from "./cli-error";
@@ -112,11 +120,12 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     trustProxy: opts.trustProxy,
     allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox",
   };
+  const log = serviceLog(opts);
   const runtime = await createService({
     store,
     clock,
     config,
-    log: serviceLog(opts),
+    log,
     rateLimiter: createRateLimiter({ limits: limits.limits }),
   });
   registry = runtime.metrics;
@@ -127,7 +136,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   await server.ready();
   const hasDemoKey = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(DEMO_API_KEY))))?.revokedAtMs === null;
   const demoPassword = opts.mode === "sandbox" ? await ensureDemoPanelUser(runtime.deps) : null;
-  printBanner({
+  printBanner(logFormatOf(opts), log, {
     mode: opts.mode,
     baseUrl,
     db: describeDb(opts.db),
@@ -152,7 +161,8 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   await runtime.stop();
   await metrics?.close();
   await store.close();
-  consola.info("kasa stopped cleanly");
+  if (logFormatOf(opts) === "json") log.info("kasa stopped cleanly");
+  else consola.info("kasa stopped cleanly");
 }
 
 /** product 19: in-flight requests get this long after SIGTERM before their connections are cut. */
@@ -168,9 +178,10 @@ async function drain(server: { close(closeAll?: boolean): Promise<void> }, grace
   if (late) await server.close(true);
 }
 
+const logFormatOf = (opts: ServerOptions): "pretty" | "json" => opts.logFormat ?? (process.stdout.isTTY ? "pretty" : "json");
+
 function serviceLog(opts: ServerOptions) {
-  const format = opts.logFormat ?? (process.stdout.isTTY ? "pretty" : "json");
-  return format === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
+  return logFormatOf(opts) === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
 }
 
 type Banner = {
@@ -183,20 +194,38 @@ type Banner = {
   demoPassword: Sensitive<string> | null;
 };
 
-function printBanner(b: Banner): void {
+/**
+ * The start banner. With JSON logs every stdout line is JSON, the banner too: one line whose keys
+ * are the banner's facts. The demo panel password is never written to a JSON log (log shippers
+ * keep what they read): the pretty banner prints it, `kasa users reset-password` makes a new one.
+ */
+function printBanner(format: "pretty" | "json", log: Log, b: Banner): void {
+  const sandbox = b.mode === "sandbox";
+  const banner = sandbox ? demoBanner(b.baseUrl) : { terminals: [], notes: [] };
+  if (format === "json") {
+    log.info(`kasa ${b.mode} listening on ${b.baseUrl}`, {
+      baseUrl: b.baseUrl,
+      db: b.db,
+      startupMs: b.startupMs,
+      demoData: b.fresh && sandbox,
+      ...(sandbox && b.demoKey ? { apiKey: DEMO_API_KEY, webhookSecret: DEMO_WEBHOOK_SECRET, webhookUrl: DEMO_WEBHOOK_URL } : {}),
+      ...(sandbox && b.demoPassword ? { panelUrl: `${b.baseUrl}/panel/`, panelEmail: DEMO_PANEL_EMAIL } : {}),
+      ...(sandbox ? { terminals: banner.terminals, notes: banner.notes } : {}),
+    });
+    return;
+  }
   const lines = [
-    `kasa ${b.mode} listening on ${b.baseUrl}  (database ${b.db}${b.fresh && b.mode === "sandbox" ? ", demo data loaded" : ""}; ready in ${b.startupMs} ms)`,
+    `kasa ${b.mode} listening on ${b.baseUrl}  (database ${b.db}${b.fresh && sandbox ? ", demo data loaded" : ""}; ready in ${b.startupMs} ms)`,
     `Base URL:       ${b.baseUrl}`,
   ];
-  if (b.mode === "sandbox") {
+  if (sandbox) {
     if (b.demoKey)
-      lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to http://127.0.0.1:9000/hooks)`);
+      lines.push(`API key:        ${DEMO_API_KEY}`, `Webhook secret: ${DEMO_WEBHOOK_SECRET}  (webhooks go to ${DEMO_WEBHOOK_URL})`);
     if (b.demoPassword)
       lines.push(
         `Panel:          ${b.baseUrl}/panel/  ${DEMO_PANEL_EMAIL} / ${b.demoPassword.reveal()}  (admin; new password at every start)`,
       );
     // Each bank's demo terminals, then its test data (cards, fault amounts).
-    const banner = demoBanner(b.baseUrl);
     for (const [i, terminal] of banner.terminals.entries()) lines.push(`${(i === 0 ? "Terminals:" : "").padEnd(16)}${terminal}`);
     lines.push(...banner.notes);
     lines.push("Try:", `  curl -s ${b.baseUrl}/v1/payment-acceptance -H 'Authorization: Bearer ${DEMO_API_KEY}'`);

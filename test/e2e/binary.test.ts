@@ -15,7 +15,9 @@ describe("issue 2 end to end: the compiled binary", () => {
   it("kasa sandbox prints its key, answers the acceptance endpoint and stops cleanly on SIGTERM", async () => {
     const port = await freePort();
     const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
-    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += String(d)));
     child.stderr.on("data", (d) => (out += String(d)));
@@ -53,6 +55,34 @@ describe("issue 2 end to end: the compiled binary", () => {
     expect((await store.q.partners.get("ptn_demo"))?.name).toBe("Demo Shop");
     expect((await store.q.panelUsers.byEmail("demo@kasa.test"))?.passwordHash).toMatch(/^\$argon2id\$/);
     await store.close();
+  });
+
+  it("product 27: with stdout not a terminal the logs are JSON lines from the first, the banner too, without the panel password", async () => {
+    const port = await freePort();
+    const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
+    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('"apiKey"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const lines = out.split("\n").filter((l) => l !== "");
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    const banner = JSON.parse(lines[0]!);
+    expect(banner).toMatchObject({
+      level: "info",
+      msg: `kasa sandbox listening on http://127.0.0.1:${port}`,
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: "kasa_sk_demo_0000000000000000000000000000000000",
+      webhookSecret: expect.any(String),
+      panelEmail: "demo@kasa.test",
+      terminals: expect.arrayContaining([expect.stringContaining("T-1001")]),
+    });
+    expect(Object.keys(banner).filter((k) => /password/i.test(k))).toEqual([]);
+    expect(lines.at(-1)).toContain("kasa stopped cleanly");
   });
 
   it("kasa version and a usage error", async () => {

@@ -54,7 +54,9 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "kasa-est-e2e-"));
   db = join(dir, "sandbox.db");
   base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.on("data", (d) => (output += String(d)));
   child.stderr!.on("data", (d) => (output += String(d)));
   await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");

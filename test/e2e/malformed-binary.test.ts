@@ -16,7 +16,9 @@ let port = 0;
 beforeAll(async () => {
   port = await freePort();
   const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-malformed-")), "sandbox.db");
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += String(d)));
   const deadline = Date.now() + 20_000;

@@ -19,9 +19,13 @@ describe("product 19 metrics listener in the compiled binary", () => {
   it("serves /metrics on --metrics-port (not on the API port); SIGTERM still exits 0", async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
     const db = join(mkdtempSync(join(tmpdir(), "kasa-e2e-")), "sandbox.db");
-    const child = spawn(BINARY, ["sandbox", "--port", String(port), "--db", db, "--metrics-port", String(metricsPort)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      BINARY,
+      ["sandbox", "--port", String(port), "--db", db, "--metrics-port", String(metricsPort), "--log-format", "pretty"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += String(d)));
     child.stderr.on("data", (d) => (out += String(d)));

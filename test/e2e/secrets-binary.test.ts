@@ -16,7 +16,9 @@ describe("issue 20: secrets at rest through the binary", () => {
     const dir = mkdtempSync(join(tmpdir(), "kasa-secrets-e2e-"));
     const db = join(dir, "sandbox.db");
     const port = await freePort();
-    const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout!.on("data", (d) => (out += String(d)));
     const until = Date.now() + 20_000;

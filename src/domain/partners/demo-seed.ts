@@ -8,6 +8,8 @@ import type { SeedConnection, SeedFile } from "./seed-schema";
 // the simulator the sandbox itself serves (docs/banks.md, "The sandbox demo").
 
 export const DEMO_API_KEY = "kasa_sk_demo_0000000000000000000000000000000000";
+/** Where the demo partner's webhooks go (the README's tour listens there). */
+export const DEMO_WEBHOOK_URL = "http://127.0.0.1:9000/hooks";
 export const DEMO_WEBHOOK_SECRET = "whsec_demo";
 export const DEMO_PARTNER_ID = "ptn_demo";
 const DEMO_PSP_ID = "psp-1";
@@ -28,7 +30,7 @@ export function demoSeed(bins: NonNullable<SeedFile["bins"]>, baseUrl: string, b
           name: "Demo Shop",
           status: "active",
           apiKeys: [DEMO_API_KEY],
-          webhook: { url: "http://127.0.0.1:9000/hooks", secret: DEMO_WEBHOOK_SECRET },
+          webhook: { url: DEMO_WEBHOOK_URL, secret: DEMO_WEBHOOK_SECRET },
           allowedRedirectHosts: null,
           amountLimits: null,
           cardAttemptLimit: 3,
