@@ -52,7 +52,7 @@ export async function createDeps(opts: DepsOptions): Promise<Deps> {
   // any request runs, hence outside the write queue.
   const secrets = new Map<string, Sensitive<string>>();
   for (const bank of modules.filter((b) => b.secret)) {
-    const secret = await opts.store.q.meta.setOnce(`${bank.id}.secret`, ids.secret(`${bank.id}_`).reveal());
+    const secret = await opts.store.q.secrets.bankSecret(bank.id, ids.secret(`${bank.id}_`).reveal());
     secrets.set(bank.id, new Sensitive(secret));
   }
   return {

@@ -149,6 +149,11 @@ export interface SecretsOps {
    * key recorded; the caller runs it in one transaction. Answers how many values it rewrote.
    */
   reseal(from: SecretBox, to: SecretBox): Promise<number>;
+  /**
+   * A bank's own signing secret (meta `<bank>.secret`), made once per database from `fresh` and
+   * sealed at rest like every other secret; answers the secret in clear.
+   */
+  bankSecret(bank: string, fresh: string): Promise<string>;
 }
 
 export interface PartnersOps {

@@ -26,7 +26,7 @@ const master = Buffer.alloc(32, 7);
 const pgOps = (sql: Pg, key: Buffer | null = null): Ops => ({
   partners: partnersPg(sql, secretBox(key)),
   catalog: catalogPg(sql, secretBox(key)),
-  secrets: secretsPg(sql),
+  secrets: secretsPg(sql, secretBox(key)),
 });
 
 const partner = (id: string, webhookSecret: string | null): PartnerRow =>
@@ -72,10 +72,10 @@ describe("product 22: secrets operations answer on PostgreSQL as on SQLite", () 
     const next = Buffer.alloc(32, 9);
     const got = await both.pg(async (sql) => {
       await seed(pgOps(sql));
-      await secretsPg(sql).reseal(secretBox(null), secretBox(master));
+      await secretsPg(sql, secretBox(null)).reseal(secretBox(null), secretBox(master));
       const withKey = [await pgOps(sql, master).partners.get("p-a"), await pgOps(sql, master).catalog.connection("c-2")];
-      const rotated = await secretsPg(sql).reseal(secretBox(master), secretBox(next));
-      return [...withKey, rotated, await secretsPg(sql).sealedBy(), await pgOps(sql, next).partners.get("p-b")];
+      const rotated = await secretsPg(sql, secretBox(null)).reseal(secretBox(master), secretBox(next));
+      return [...withKey, rotated, await secretsPg(sql, secretBox(null)).sealedBy(), await pgOps(sql, next).partners.get("p-b")];
     });
     expect(got).toEqual([
       partner("p-a", "whsec-a"),
@@ -84,5 +84,21 @@ describe("product 22: secrets operations answer on PostgreSQL as on SQLite", () 
       secretBox(next).keyId,
       partner("p-b", "whsec-b"),
     ]);
+  });
+});
+
+describe("product 27: a bank's own secret on PostgreSQL as on SQLite", () => {
+  it("bankSecret is made once, and reseal seals and opens it with the other secrets", async () => {
+    const steps = async (o: Ops) => {
+      const first = [await o.secrets.bankSecret("sim", "sim_one"), await o.secrets.bankSecret("sim", "sim_two")];
+      const sealed = await o.secrets.reseal(secretBox(null), secretBox(master));
+      const opened = await o.secrets.reseal(secretBox(master), secretBox(null));
+      return [first, sealed, opened, await o.secrets.bankSecret("sim", "sim_three")];
+    };
+    both = await bothStores();
+    const sqlite = await both.sqlite((tx) => steps(tx));
+    const pg = await both.pg((sql) => steps(pgOps(sql)));
+    expect(pg).toEqual(sqlite);
+    expect(sqlite).toEqual([["sim_one", "sim_one"], 1, 1, "sim_one"]);
   });
 });

@@ -29,7 +29,7 @@ import { webhooksPg } from "./webhooks-pg";
 export function createPgRepos(sql: Pg, box: SecretBox): Repos {
   return {
     meta: metaPg(sql),
-    secrets: secretsPg(sql),
+    secrets: secretsPg(sql, box),
     partners: partnersPg(sql, box),
     apiKeys: apiKeysPg(sql),
     catalog: catalogPg(sql, box),

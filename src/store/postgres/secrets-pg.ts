@@ -1,5 +1,5 @@
 import type { SecretBox } from "../secret-box";
-import { secretAad } from "../sqlite/secrets-sql";
+import { BANK_SECRET_SUFFIX, bankSecretKey, secretAad } from "../sqlite/secrets-sql";
 import type { SecretsOps } from "../store";
 import type { Pg } from "./pg";
 
@@ -13,7 +13,7 @@ const COLUMNS = [
   { table: "connections", column: "bank_config" },
 ] as const;
 
-export function secretsPg(sql: Pg): SecretsOps {
+export function secretsPg(sql: Pg, box: SecretBox): SecretsOps {
   return {
     sealedBy: async () => (await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = ${META_KEY_ID}`)[0]?.value ?? null,
     async reseal(from: SecretBox, to: SecretBox) {
@@ -31,12 +31,26 @@ export function secretsPg(sql: Pg): SecretsOps {
           n++;
         }
       }
+      const bankSecrets = await sql<{ key: string; value: string }[]>`
+        SELECT key, value FROM meta WHERE key LIKE ${`%${BANK_SECRET_SUFFIX}`} FOR UPDATE`;
+      for (const r of bankSecrets) {
+        const aad = secretAad("meta", "value", r.key);
+        await sql`UPDATE meta SET value = ${to.seal(from.open(r.value, aad), aad)} WHERE key = ${r.key}`;
+        n++;
+      }
       if (to.keyId === null) await sql`DELETE FROM meta WHERE key = ${META_KEY_ID}`;
       else {
         await sql`INSERT INTO meta (key, value) VALUES (${META_KEY_ID}, ${to.keyId})
           ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
       }
       return n;
+    },
+    async bankSecret(bank, fresh) {
+      const key = bankSecretKey(bank);
+      const aad = secretAad("meta", "value", key);
+      await sql`INSERT INTO meta (key, value) VALUES (${key}, ${box.seal(fresh, aad)}) ON CONFLICT (key) DO NOTHING`;
+      const stored = (await sql<{ value: string }[]>`SELECT value FROM meta WHERE key = ${key}`)[0]?.value ?? null;
+      return box.open(stored, aad) ?? fresh;
     },
   };
 }

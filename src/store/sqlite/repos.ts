@@ -33,7 +33,7 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
   const catalog = catalogSql(db, box);
   return {
     meta: metaSql(db),
-    secrets: secretsSql(db),
+    secrets: secretsSql(db, box),
     // Each request's key, partner, terminal, connection and PSP reads come from memory while
     // unchanged (catalog-cache.ts); list operations and writes go to the database.
     partners: { ...partners, get: cache.memo(partners.get) },

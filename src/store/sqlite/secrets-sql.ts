@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { SecretBox } from "../secret-box";
+import { secretBox, type SecretBox } from "../secret-box";
 
 // Product 19: the columns that hold secrets, and re-sealing them all (a new master key, or the
 // first one). Each value's additional data names its table, column and row.
@@ -13,7 +13,11 @@ const COLUMNS = [
 
 export const secretAad = (table: string, column: string, id: string): string => `${table}.${column}:${id}`;
 
-export function secretsSql(db: Db) {
+/** Meta rows that hold a bank's own secret (`sim.secret`): sealed like the columns above. */
+export const BANK_SECRET_SUFFIX = ".secret";
+export const bankSecretKey = (bank: string): string => `${bank}${BANK_SECRET_SUFFIX}`;
+
+export function secretsSql(db: Db, box: SecretBox = secretBox(null)) {
   const sealedBy = (): string | null =>
     db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(META_KEY_ID)?.value ?? null;
   return {
@@ -35,6 +39,14 @@ export function secretsSql(db: Db) {
           n++;
         }
       }
+      const bankSecrets = db
+        .prepare("SELECT key, value FROM meta WHERE key LIKE ?")
+        .all<{ key: string; value: string }>(`%${BANK_SECRET_SUFFIX}`);
+      for (const r of bankSecrets) {
+        const aad = secretAad("meta", "value", r.key);
+        db.prepare("UPDATE meta SET value = ? WHERE key = ?").run(to.seal(from.open(r.value, aad), aad), r.key);
+        n++;
+      }
       if (to.keyId === null) db.prepare("DELETE FROM meta WHERE key = ?").run(META_KEY_ID);
       else {
         db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
@@ -43,6 +55,12 @@ export function secretsSql(db: Db) {
         );
       }
       return n;
+    },
+    bankSecret(bank: string, fresh: string): string {
+      const key = bankSecretKey(bank);
+      const aad = secretAad("meta", "value", key);
+      db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(key, box.seal(fresh, aad));
+      return box.open(db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(key)?.value ?? null, aad) ?? fresh;
     },
   };
 }
