@@ -9,18 +9,18 @@ import { describeDb, isPostgresUrl, openStore } from "../src/store/open";
 import type { OpenedStore as Store } from "../src/store/open";
 import { CliError } from "./cli-error";
 import { escapeControls, escapeControlsKeepLines } from "./escape";
+import { dbPasswordArg, resolveDbPassword } from "./db-password";
 import { masterKeyArg, resolveMasterKey } from "./master-key";
 import { MasterKeyError } from "../src/store/secret-box";
+import type { Sensitive } from "../src/sensitive";
 
 /** Arguments every operator command shares (product 14). */
 export const commonArgs = {
   db: { type: "string", description: "database file or postgres:// URL (default $KASA_DB, then ./kasa.db)", valueHint: "FILE|URL" },
   json: { type: "boolean", description: "print machine-readable JSON" },
   ...masterKeyArg,
+  ...dbPasswordArg,
 } as const;
-
-// Kept for the modules that still import it from here (cli/server.ts, commands/connections.ts and
-// commands/serve.ts); new code imports ./cli-error, which imports nothing.
 
 export const resolveDbPath = (db: unknown): string => (typeof db === "string" && db !== "" ? db : process.env.KASA_DB || "./kasa.db");
 
@@ -38,7 +38,7 @@ const cliLog: Log = { info: consola.info, warn: consola.warn, error: consola.err
  * busy_timeout). The sandbox's clock offset is honoured so operator times match the service's.
  */
 export async function withStore<T>(
-  args: { db?: unknown; "master-key-file"?: unknown },
+  args: { db?: unknown; "master-key-file"?: unknown; "db-password-file"?: unknown },
   fn: (ctx: CliContext) => Promise<T> | T,
   { create = false }: { create?: boolean } = {},
 ): Promise<T> {
@@ -47,7 +47,7 @@ export async function withStore<T>(
   if (!create && path !== ":memory:" && !isPostgresUrl(path) && !existsSync(path)) {
     throw new CliError(`no database at ${path} (run kasa seed or kasa serve first)`);
   }
-  const store = await openStoreOrExplain(path, resolveMasterKey(args, path));
+  const store = await openStoreOrExplain(path, resolveMasterKey(args, path), resolveDbPassword(args));
   try {
     const clock = (await store.q.meta.get("sandbox.clock_offset_ms")) === undefined ? systemClock : await sandboxClockFor(store);
     return await fn({ store, clock, ids: createIds(clock), log: cliLog });
@@ -64,9 +64,13 @@ export async function withStore<T>(
 }
 
 /** Opens the database with its master key; a wrong or missing key is one line, exit 1. */
-export async function openStoreOrExplain(path: string, masterKey: Buffer | null): Promise<Store> {
+export async function openStoreOrExplain(
+  path: string,
+  masterKey: Buffer | null,
+  pgPassword: Sensitive<string> | null = null,
+): Promise<Store> {
   try {
-    return await openStore(path, { masterKey });
+    return await openStore(path, { masterKey, pgPassword });
   } catch (error) {
     if (error instanceof MasterKeyError) throw new CliError(error.message);
     // PostgreSQL unreachable, refused or unknown database: one line naming it (never its password).

@@ -28,6 +28,7 @@ import type { Store } from "../src/store/store";
 import type { Registry } from "../src/metrics";
 import { CliError } from "./cli-error";
 import { openStoreOrExplain } from "./context";
+import { resolveDbPassword } from "./db-password";
 import { resolveMasterKey, sandboxMasterKey } from "./master-key";
 import { startMetricsListener } from "./metrics-listener";
 
@@ -48,6 +49,8 @@ export type ServerOptions = {
   metrics?: { host: string; port: number };
   /** product 19: `--master-key-file`; else $KASA_MASTER_KEY, else DB.key (the sandbox makes one). */
   masterKeyFile?: string;
+  /** `--db-password-file`: the PostgreSQL password, when the URL has none. */
+  dbPasswordFile?: string;
 };
 
 /**
@@ -95,7 +98,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   const masterKey = opts.mode === "sandbox" ? sandboxMasterKey(keyArgs, opts.db) : resolveMasterKey(keyArgs, opts.db);
   let store: Store;
   try {
-    store = await openStoreOrExplain(opts.db, masterKey);
+    store = await openStoreOrExplain(opts.db, masterKey, resolveDbPassword({ "db-password-file": opts.dbPasswordFile }));
   } catch (error) {
     await metrics?.close();
     throw error;

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { limitsHelpText } from "../../src/domain/rate-limits/limits-file";
 import { CliError } from "../cli-error";
 import { resolveDbPath } from "../context";
+import { dbPasswordArg } from "../db-password";
 import { masterKeyArg } from "../master-key";
 import { runServer } from "../server";
 
@@ -16,6 +17,7 @@ const serverArgs = {
   "metrics-host": { type: "string", description: "address for the metrics listener", default: "127.0.0.1" },
   "log-format": { type: "string", description: "pretty or json (default: pretty on a terminal, json otherwise)", valueHint: "pretty|json" },
   ...masterKeyArg,
+  ...dbPasswordArg,
 } as const;
 
 function toMetrics(args: { "metrics-port"?: string; "metrics-host"?: string }): { host: string; port: number } | undefined {
@@ -58,6 +60,7 @@ export const serveCommand = defineCommand({
       logFormat: toLogFormat(args["log-format"]),
       metrics: toMetrics(args),
       masterKeyFile: args["master-key-file"],
+      dbPasswordFile: args["db-password-file"],
     }),
 });
 
@@ -81,5 +84,6 @@ export const sandboxCommand = defineCommand({
       logFormat: toLogFormat(args["log-format"]),
       metrics: toMetrics(args),
       masterKeyFile: args["master-key-file"],
+      dbPasswordFile: args["db-password-file"],
     }),
 });

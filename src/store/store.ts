@@ -1,4 +1,5 @@
 import type { Log } from "../log-port";
+import type { Sensitive } from "../sensitive";
 import type {
   AgreementRow,
   ApiKeyRow,
@@ -97,6 +98,8 @@ export type OpenOptions = {
   driver?: "bun" | "node";
   /** Product 19: seals webhook secrets and bank settings at rest (AES-256-GCM); null keeps them in clear. */
   masterKey?: Buffer | null;
+  /** PostgreSQL: the password when the URL has none (`--db-password-file`); else $PGPASSWORD. */
+  pgPassword?: Sensitive<string> | null;
   /** Where a unit that broke the rules of a unit is reported. */
   log?: Log;
 };

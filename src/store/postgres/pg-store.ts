@@ -51,7 +51,7 @@ export async function migratePg(sql: postgres.Sql): Promise<void> {
 }
 
 export async function openPostgresStore(url: string, options: OpenOptions = {}): Promise<PgStore> {
-  const sql = connectPg(url);
+  const sql = connectPg(url, undefined, options.pgPassword ?? null);
   try {
     await migratePg(sql);
     const box = await openSecrets(sql, options.masterKey ?? null);

@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { InvariantError } from "../../invariant";
+import type { Sensitive } from "../../sensitive";
 
 // The one postgres.js connection setup every PostgreSQL operation file uses (issue 23). Named
 // operations take `Pg`: the pool outside units, the transaction inside one, so the same function
@@ -24,6 +25,6 @@ const int8 = {
   },
 };
 
-export function connectPg(url: string, max = 10): postgres.Sql {
-  return postgres(url, { max, types: { int8 }, onnotice: () => {} });
+export function connectPg(url: string, max = 10, password: Sensitive<string> | null = null): postgres.Sql {
+  return postgres(url, { max, types: { int8 }, onnotice: () => {}, ...(password === null ? {} : { password: password.reveal() }) });
 }
