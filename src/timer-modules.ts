@@ -1,5 +1,5 @@
 import type { Deps } from "./deps";
-import { captureCheckTimer } from "./domain/handoff/capture-checks";
+import { captureCheckTimer } from "./domain/payments/capture-checks";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
 import { paymentExpiryTimer } from "./domain/payments/expiry";
 import { refundCheckTimer } from "./domain/refunds/timer";

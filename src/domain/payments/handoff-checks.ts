@@ -6,12 +6,12 @@ import { maskPan } from "../checks/mask";
 import { linkCardAttemptsUsedUp } from "../link-checkout/attempt-guard";
 import { isChargeable } from "../installments/options";
 import { resolveCardForTerminal, type ResolvedCard } from "../installments/service";
-import { exceededConnectionLimit } from "../payments/connection-limits";
-import { onLinkPayment } from "../payments/link-hooks";
-import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "../payments/machine";
-import { expireIfDue, failPayment } from "../payments/transitions";
+import { exceededConnectionLimit } from "./connection-limits";
+import { onLinkPayment } from "./link-hooks";
+import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "./machine";
+import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
-import { refuse, type HandoffRefusal } from "./outcomes";
+import { refuse, type HandoffRefusal } from "./handoff-outcomes";
 import type { PartnerRow, PaymentRow } from "../../store/rows";
 
 /** Every check passed: the attempt is recorded as `starting` and the ref is used up. */

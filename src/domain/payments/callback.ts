@@ -3,9 +3,9 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { isLinkClosedFor } from "../link-checkout/attempt-guard";
-import { bankOf } from "../payments/bank-of";
-import { ATTEMPT_TRANSITIONS } from "../payments/machine";
-import { expireIfDue, failPayment } from "../payments/transitions";
+import { bankOf } from "./bank-of";
+import { ATTEMPT_TRANSITIONS } from "./machine";
+import { expireIfDue, failPayment } from "./transitions";
 import {
   CAPTURE_CHECK_FIRST_MS,
   CAPTURE_CHECK_TIMER,
@@ -14,7 +14,7 @@ import {
   voidLateCapture,
   type CaptureRecorded,
 } from "./capture-record";
-import type { CallbackOutcome } from "./outcomes";
+import type { CallbackOutcome } from "./handoff-outcomes";
 import type { PaymentRow } from "../../store/rows";
 
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };

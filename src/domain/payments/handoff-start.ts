@@ -2,13 +2,13 @@ import type { Start3dResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
-import { bankOf } from "../payments/bank-of";
-import { onLinkPayment } from "../payments/link-hooks";
-import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "../payments/machine";
+import { bankOf } from "./bank-of";
+import { onLinkPayment } from "./link-hooks";
+import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "./machine";
 import type { CardForm } from "./card-form";
-import { decideStart, type StartGranted } from "./checks";
-import { refuse, type HandoffResult } from "./outcomes";
-import { callbackUrlOf } from "./paths";
+import { decideStart, type StartGranted } from "./handoff-checks";
+import { refuse, type HandoffResult } from "./handoff-outcomes";
+import { callbackUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows";
 
 /**

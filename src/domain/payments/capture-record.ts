@@ -4,9 +4,9 @@ import { invariant } from "../../invariant";
 import { MINUTE_MS, SECOND_MS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { isLinkClosedFor } from "../link-checkout/attempt-guard";
-import { bankOf } from "../payments/bank-of";
-import { ATTEMPT_TRANSITIONS } from "../payments/machine";
-import { capturePayment, failPayment } from "../payments/transitions";
+import { bankOf } from "./bank-of";
+import { ATTEMPT_TRANSITIONS } from "./machine";
+import { capturePayment, failPayment } from "./transitions";
 import type { PaymentRow } from "../../store/rows";
 
 // What a capture answer does to the attempt, the payment and the attempt's capture check (issue
