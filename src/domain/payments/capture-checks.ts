@@ -1,4 +1,4 @@
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import { bankOf } from "./bank-of";
 import { BANK_TAKEOVER_MS, SECOND_MS } from "../../limits";
 import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
