@@ -21,6 +21,7 @@ import type { Registry } from "./metrics";
 import { Sensitive } from "./sensitive";
 import { createServiceMetrics } from "./service-metrics";
 import type { Store } from "./store/store";
+import { PAYMENT_SUBSCRIBERS } from "./payment-subscribers";
 import { TIMER_MODULES } from "./timer-modules";
 import { startupTimers, timerPollModule } from "./timer-poll";
 import { Timers } from "./timers";
@@ -82,6 +83,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     config: opts.config,
     timers,
     rateLimiter: opts.rateLimiter,
+    paymentSubscribers: PAYMENT_SUBSCRIBERS,
     banks: createBankRegistry(createSimBank({ secret: new Sensitive(simSecret), baseUrl: opts.config.baseUrl }), {
       fetch: opts.bankFetch ?? ((input, init) => fetch(input, init)),
       log: opts.log,

@@ -2,9 +2,9 @@ import type { BankCallback, BankGateway, CaptureInput, CaptureResult } from "../
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
-import { isLinkClosedFor } from "../link-checkout/attempt-guard";
 import { bankOf } from "./bank-of";
 import { ATTEMPT_TRANSITIONS } from "./machine";
+import { askSubscribers } from "./events";
 import { expireIfDue, failPayment } from "./transitions";
 import {
   CAPTURE_CHECK_FIRST_MS,
@@ -77,8 +77,9 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     return { kind: "done", payment };
   }
-  // Product 23: a link cancelled or expired while the buyer was at the bank takes no capture.
-  if (await isLinkClosedFor(tx, deps, payment, nowMs)) {
+  // Product 23: a subscriber may refuse the capture (a link cancelled or expired while the buyer
+  // was at the bank takes none).
+  if ((await askSubscribers(tx, deps, "capturing", payment, nowMs)) !== null) {
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     await failPayment(tx, deps, payment, nowMs);
     return { kind: "done", payment };

@@ -3,9 +3,9 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { MINUTE_MS, SECOND_MS } from "../../limits";
 import type { Repos } from "../../store/store";
-import { isLinkClosedFor } from "../link-checkout/attempt-guard";
 import { bankOf } from "./bank-of";
 import { ATTEMPT_TRANSITIONS } from "./machine";
+import { askSubscribers } from "./events";
 import { capturePayment, failPayment } from "./transitions";
 import type { PaymentRow } from "../../store/rows";
 
@@ -71,9 +71,11 @@ export async function recordCapture(
     deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
     return "pending";
   }
-  // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
-  // takes the path below of a capture that found its payment no longer initiated.
-  if (await isLinkClosedFor(tx, deps, before, nowMs)) await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
+  // Product 23: a subscriber refused the capture meanwhile (the link closed while the bank
+  // captured): the payment fails, and an approved charge takes the path below of a capture that
+  // found its payment no longer initiated.
+  if ((await askSubscribers(tx, deps, "capturing", before, nowMs)) !== null)
+    await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
   const payment = (await tx.payments.get(before.code)) ?? before;
   if (result.approved && (await capturePayment(tx, deps, payment, result, nowMs))) {
     const t = ATTEMPT_TRANSITIONS.capture;

@@ -3,11 +3,10 @@ import { isApiError } from "../../errors";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { maskPan } from "../checks/mask";
-import { linkCardAttemptsUsedUp } from "../link-checkout/attempt-guard";
 import { isChargeable } from "../installments/options";
 import { resolveCardForTerminal, type ResolvedCard } from "../installments/service";
 import { exceededConnectionLimit } from "./connection-limits";
-import { onLinkPayment } from "./link-hooks";
+import { askSubscribers } from "./events";
 import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "./machine";
 import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
@@ -27,7 +26,8 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *  2. payment not past its window        404 payment_ref_expired (payment -> expired)
  *  3. 3D not already started             409 payment_prepare_already_started
  *  4. attempts left                      429 card_attempt_limit_exceeded (payment -> failed)
- * 4b. a link payment's link has attempts left (product 23: 10 over its life)
+ * 4b. the subscribers let the payment take an attempt (events.ts `attemptRequested`; a link
+ *     payment's link has attempts left, product 23: 10 over its life)
  *                                        429 card_attempt_limit_exceeded (not counted)
  *  5. terminal still owned and active    403 terminal_not_allowed (not counted; our addition)
  *  6. connection active                  422 virtual_pos_inactive (not counted)
@@ -36,9 +36,10 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  *                                        422 virtual_pos_card_type_not_supported; counted, generic
  *  9. installment eligibility            422 installment_not_allowed (counted)
  * 10. connection limits                  422 generic page (not counted)
- * 11. a link payment's link can take the attempt (launched or failed): else 404
- *     payment_ref_expired (link expired) or 409 payment_prepare_already_started (another attempt
- *     in 3D, or the link cancelled or paid); not counted
+ * 11. the subscribers take the attempt (events.ts `attemptStarting`; a link payment's link moves
+ *     to initiated from launched or failed, else 404 payment_ref_expired (link expired) or 409
+ *     payment_prepare_already_started (another attempt in 3D, or the link cancelled or paid));
+ *     not counted
  */
 export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): Promise<StartGranted | HandoffRefusal> {
   const byRef = await tx.payments.byRef(input.paymentRef);
@@ -57,7 +58,8 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
     await failPayment(tx, deps, payment, nowMs, PAYMENT_TRANSITIONS.exhaust);
     return refuse("card_attempt_limit_exceeded");
   }
-  if (payment.linkId !== null && (await linkCardAttemptsUsedUp(tx, payment.linkId))) return refuse("card_attempt_limit_exceeded");
+  const requested = await askSubscribers(tx, deps, "attemptRequested", payment, nowMs);
+  if (requested !== null) return refuse(requested);
   // Only an initiated payment can get here with its ref unused; anything else is settled.
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
   const resolved = await resolveForCard(tx, payment, partner, input.bin8);
@@ -73,9 +75,8 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   const limit = await exceededConnectionLimit(tx, resolved.connection, payment.amount, nowMs, payment.code);
   if (limit !== null) return refuse(limit, false);
   // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
-  const link = await onLinkPayment("attemptStarted", tx, deps, payment.linkId, nowMs);
-  if (link !== null && !link.moved)
-    return refuse(link.link.status === "expired" ? "payment_ref_expired" : "payment_prepare_already_started");
+  const starting = await askSubscribers(tx, deps, "attemptStarting", payment, nowMs);
+  if (starting !== null) return refuse(starting);
   const attemptId = deps.ids.attemptId();
   await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
   const card = resolved.card;

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { bankOf } from "./bank-of";
-import { onLinkPayment } from "./link-hooks";
+import { notifySubscribers } from "./events";
 import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "./machine";
 import type { CardForm } from "./card-form";
 import { decideStart, type StartGranted } from "./handoff-checks";
@@ -64,6 +64,6 @@ async function recordStart(
 async function releaseAfterDecline(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<void> {
   // The payment stays initiated (no transition row moves it); only the ref and the count change.
   if (await tx.payments.releaseThreeD(payment.code, ATTEMPTABLE_STATUSES, nowMs)) {
-    await onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+    await notifySubscribers(tx, deps, "attemptReleased", payment, nowMs);
   }
 }
