@@ -5,6 +5,7 @@ import type { Repos } from "../../store/store";
 import { bankOf } from "./bank-of";
 import { ATTEMPT_TRANSITIONS } from "./machine";
 import { askSubscribers } from "./events";
+import { connectionOfAttempt } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
 import {
   CAPTURE_CHECK_FIRST_MS,
@@ -20,8 +21,8 @@ import type { PaymentRow } from "../../store/rows";
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 
 /**
- * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the payment's
- * connection. What makes a replay or a concurrent callback harmless is the attempt, which the
+ * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the attempt's
+ * connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent callback harmless is the attempt, which the
  * first use moves out of `acs` in a conditional update, together with the one-Auth claim (a
  * primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
  * between recording "capturing" and the result. An unknown answer is asked about (ORDERSTATUS),
@@ -32,7 +33,7 @@ export async function completeCallback(deps: Deps, attemptId: string, callback: 
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
   const opened = await deps.store.q.payments.get(attempt.paymentCode);
   invariant(opened, `attempt ${attemptId} refers to a missing payment`);
-  const bank = await bankOf(deps, opened.connectionId);
+  const bank = await bankOf(deps, connectionOfAttempt(attempt));
   const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
   const verified = await bank.verifyCallback(callback, context);
   if (!verified.ok) {
@@ -95,7 +96,7 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
   invariant(await tx.bank.claimAuth(attemptId, nowMs), `attempt ${attemptId}: a capture was claimed before`);
   const dueAtMs = nowMs + CAPTURE_CHECK_FIRST_MS;
   await tx.bank.openCheck(
-    { attemptId, connectionId: payment.connectionId, kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
+    { attemptId, connectionId: connectionOfAttempt(attempt), kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
     nowMs,
   );
   deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);

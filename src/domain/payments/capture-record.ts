@@ -6,6 +6,7 @@ import type { Repos } from "../../store/store";
 import { bankOf } from "./bank-of";
 import { ATTEMPT_TRANSITIONS } from "./machine";
 import { askSubscribers } from "./events";
+import { connectionOfAttempt } from "./routing";
 import { capturePayment, failPayment } from "./transitions";
 import type { PaymentRow } from "../../store/rows";
 
@@ -93,7 +94,8 @@ export async function recordCapture(
       status: payment.status,
       bankReference: result.bankReference,
     });
-    const check = { attemptId, connectionId: payment.connectionId, amount: payment.amount, bankReference: result.bankReference };
+    const connectionId = connectionOfAttempt(attempt);
+    const check = { attemptId, connectionId, amount: payment.amount, bankReference: result.bankReference };
     await tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
     return "voiding";
   }

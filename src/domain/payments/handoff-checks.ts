@@ -4,17 +4,22 @@ import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { maskPan } from "../checks/mask";
 import { isChargeable } from "../installments/options";
-import { resolveCardForTerminal, type ResolvedCard } from "../installments/service";
+import { resolveCardForTerminal, toTerminalPricing, type ResolvedCard } from "../installments/service";
+import type { InstallmentOptionJson } from "../installments/types";
 import { exceededConnectionLimit } from "./connection-limits";
 import { askSubscribers } from "./events";
 import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "./machine";
+import { routeAttempt, type AttemptRoute } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
 import { refuse, type HandoffRefusal } from "./handoff-outcomes";
-import type { PartnerRow, PaymentRow } from "../../store/rows";
+import type { BinRow, PartnerRow, PaymentRow } from "../../store/rows";
 
 /** Every check passed: the attempt is recorded as `starting` and the ref is used up. */
-export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string };
+export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string; route: AttemptRoute };
+
+/** Checks 5-10 passed on the attempt's route: the card and the option it will be charged at. */
+type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option: InstallmentOptionJson };
 
 /**
  * Unit 1 of the handoff (product 6.2): the checks in their order, then, when all pass, the attempt
@@ -29,6 +34,7 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
  * 4b. the subscribers let the payment take an attempt (events.ts `attemptRequested`; a link
  *     payment's link has attempts left, product 23: 10 over its life)
  *                                        429 card_attempt_limit_exceeded (not counted)
+ *     the attempt's route is chosen here (routing.ts): checks 5-10 read its terminal and connection
  *  5. terminal still owned and active    403 terminal_not_allowed (not counted; our addition)
  *  6. connection active                  422 virtual_pos_inactive (not counted)
  *  7. PSP active                         422 psp_inactive (not counted)
@@ -62,24 +68,14 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   if (requested !== null) return refuse(requested);
   // Only an initiated payment can get here with its ref unused; anything else is settled.
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
-  const resolved = await resolveForCard(tx, payment, partner, input.bin8);
-  if (resolved === null) return refuse("terminal_not_allowed");
-  if (!resolved.connection.active) return refuse("virtual_pos_inactive");
-  if (!(await tx.catalog.psp(resolved.connection.pspId))?.active) return refuse("psp_inactive");
-  const charge = isChargeable(resolved.pricing, resolved.card, payment.installment);
-  if (charge.outcome === "rejected") {
-    await countAttempt(tx, deps, payment, nowMs);
-    return refuse(charge.code, charge.code === "installment_not_allowed");
-  }
-  // Interface 7.5: the buyer sees a generic page; the code stays in the log, never on the page.
-  const limit = await exceededConnectionLimit(tx, resolved.connection, payment.amount, nowMs, payment.code);
-  if (limit !== null) return refuse(limit, false);
+  const routed = await checkRoute(tx, deps, payment, partner, input.bin8, nowMs);
+  if (routed.kind === "refused") return routed;
   // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
   const starting = await askSubscribers(tx, deps, "attemptStarting", payment, nowMs);
   if (starting !== null) return refuse(starting);
   const attemptId = deps.ids.attemptId();
-  await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs });
-  const card = resolved.card;
+  const { route, card, option } = routed;
+  await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs, ...route });
   const started = await tx.payments.markThreeDStarted(
     payment.code,
     ATTEMPTABLE_STATUSES,
@@ -88,19 +84,51 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
       cardBrand: card?.brand ?? null,
       cardFamily: card?.family ?? null,
       cardBank: card?.bank ?? null,
-      appliedRateBps: charge.option.rateBps,
-      appliedFixedFee: charge.option.fixedFee,
+      appliedRateBps: option.rateBps,
+      appliedFixedFee: option.fixedFee,
     },
     nowMs,
   );
   invariant(started, "a payment that passed the checks in this unit can start 3D");
-  return { kind: "granted", payment, attemptId };
+  return { kind: "granted", payment, attemptId, route };
+}
+
+/**
+ * Checks 5-10 on the attempt's route: its terminal as it stands now, its connection and PSP, the
+ * card and count priced on that terminal with that connection's card rules, then that connection's
+ * limits. A card or count refusal counts an attempt (recorded with the route it was checked on).
+ */
+async function checkRoute(
+  tx: Repos,
+  deps: Deps,
+  payment: PaymentRow,
+  partner: PartnerRow,
+  bin8: string,
+  nowMs: number,
+): Promise<Routed | HandoffRefusal> {
+  const route = await routeAttempt(tx, payment);
+  const resolved = await resolveForCard(tx, route.terminalId, partner, bin8);
+  if (resolved === null) return refuse("terminal_not_allowed");
+  const connection = await tx.catalog.connection(route.connectionId);
+  invariant(connection, `payment ${payment.code} routes to a missing connection ${route.connectionId}`);
+  if (!connection.active) return refuse("virtual_pos_inactive");
+  if (!(await tx.catalog.psp(connection.pspId))?.active) return refuse("psp_inactive");
+  const pricing = toTerminalPricing(resolved.terminal, connection, partner.installmentCap);
+  const charge = isChargeable(pricing, resolved.card, payment.installment);
+  if (charge.outcome === "rejected") {
+    await countAttempt(tx, deps, payment, route, nowMs);
+    return refuse(charge.code, charge.code === "installment_not_allowed");
+  }
+  // Interface 7.5: the buyer sees a generic page; the code stays in the log, never on the page.
+  const limit = await exceededConnectionLimit(tx, connection, payment.amount, nowMs, payment.code);
+  if (limit !== null) return refuse(limit, false);
+  return { kind: "routed", route, card: resolved.card, option: charge.option };
 }
 
 /** The terminal as it stands now; null when it was deactivated or moved since the payment. */
-async function resolveForCard(tx: Repos, payment: PaymentRow, partner: PartnerRow, bin8: string): Promise<ResolvedCard | null> {
+async function resolveForCard(tx: Repos, terminalId: string, partner: PartnerRow, bin8: string): Promise<ResolvedCard | null> {
   try {
-    return await resolveCardForTerminal(tx, payment.terminalId, partner, bin8);
+    return await resolveCardForTerminal(tx, terminalId, partner, bin8);
   } catch (error) {
     if (isApiError(error) && error.code === "terminal_not_allowed") return null;
     throw error;
@@ -108,8 +136,9 @@ async function resolveForCard(tx: Repos, payment: PaymentRow, partner: PartnerRo
 }
 
 /** A refusal that uses up one of the payment's card attempts (product 16). */
-async function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<void> {
-  await tx.attempts.insert({ id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined", counted: true, createdAtMs: nowMs });
+async function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, route: AttemptRoute, nowMs: number): Promise<void> {
+  const attempt = { id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined" as const, counted: true, createdAtMs: nowMs };
+  await tx.attempts.insert({ ...attempt, ...route });
   const counted = await tx.payments.countAttempt(payment.code, ATTEMPTABLE_STATUSES, nowMs);
   invariant(counted, "an initiated payment without 3D started can count an attempt");
 }

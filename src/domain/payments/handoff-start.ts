@@ -22,9 +22,10 @@ import type { PaymentRow } from "../../store/rows";
 export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
   const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
   if (decision.kind === "refused") return decision;
-  const { payment, attemptId } = decision;
+  const { payment, attemptId, route } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
-  const bank = await bankOf(deps, payment.connectionId);
+  // The bank of the connection the attempt was routed to in unit 1 (routing.ts).
+  const bank = await bankOf(deps, route.connectionId);
   const started = await bank.start3d({
     attemptId,
     amount: payment.amount,
