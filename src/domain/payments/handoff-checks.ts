@@ -70,7 +70,8 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
   const routed = await checkRoute(tx, deps, payment, partner, input.bin8, nowMs);
   if (routed.kind === "refused") return routed;
-  // Interface 3.1: a link takes one attempt at a time, and none once cancelled, expired or paid.
+  // Last, so a subscriber's rows move only for an attempt that will start (interface 3.1: a link
+  // takes one attempt at a time, and none once cancelled, expired or paid).
   const starting = await askSubscribers(tx, deps, "attemptStarting", payment, nowMs);
   if (starting !== null) return refuse(starting);
   const attemptId = deps.ids.attemptId();

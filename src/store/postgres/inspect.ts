@@ -123,3 +123,12 @@ export async function tableRows(sql: Sql, table: string): Promise<Array<Record<s
   const rows = await sql<Array<Record<string, unknown>>>`SELECT * FROM ${sql(table)}`;
   return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v])));
 }
+
+/**
+ * Turns the database into what one made before attempts recorded their route was (issue 29):
+ * payment_attempts without terminal_id and connection_id, every row kept. How a test proves that
+ * applying the schema again brings an older database up to date.
+ */
+export async function dropAttemptRoutes(sql: Sql): Promise<void> {
+  await sql`ALTER TABLE payment_attempts DROP COLUMN terminal_id, DROP COLUMN connection_id`;
+}
