@@ -22,9 +22,9 @@ type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { k
 
 /**
  * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the attempt's
- * connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent callback harmless is the attempt, which the
- * first use moves out of `acs` in a conditional update, together with the one-Auth claim (a
- * primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
+ * connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent callback
+ * harmless is the attempt, which the first use moves out of `acs` in a conditional update,
+ * together with the one-Auth claim (a primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
  * between recording "capturing" and the result. An unknown answer is asked about (ORDERSTATUS),
  * never sent again; a capture approved after the payment could no longer take it is voided.
  */
