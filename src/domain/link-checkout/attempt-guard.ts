@@ -5,9 +5,9 @@ import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 import type { PaymentRow } from "../../store/rows";
 
-// The link's side of its payments' attempts (interface 3.1, product 23): what the link pages ask
-// before a payment is made, and what the link's subscriber to payment events
-// (payment-events.ts) answers and does.
+// The link's side of its payments' attempts (docs/contract.md, Link states; docs/decisions.md,
+// Hardening): what the link pages ask before a payment is made, and what the link's subscriber
+// to payment events (payment-events.ts) answers and does.
 
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
 export async function hasPaymentInThreeD(tx: Repos, linkId: string): Promise<boolean> {
@@ -18,8 +18,9 @@ export async function hasPaymentInThreeD(tx: Repos, linkId: string): Promise<boo
 }
 
 /**
- * Product 23: a link payment captures only while its link is still payable. The refusal when the
- * payment's link was cancelled or has expired (expired here, in this unit, when due), else null.
+ * A link payment captures only while its link is still payable (docs/decisions.md, Hardening).
+ * The refusal when the payment's link was cancelled or has expired (expired here, in this unit,
+ * when due), else null.
  */
 export async function closedLinkRefusal(
   tx: Repos,

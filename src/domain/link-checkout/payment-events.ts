@@ -5,16 +5,17 @@ import { markAttemptStarted, markCompleted } from "../payment-links/service";
 import { failLinkAttempt, closedLinkRefusal, linkCardAttemptsUsedUp } from "./attempt-guard";
 
 /**
- * What a link payment's events do to its link (interface 3.1, product 7). Each runs INSIDE the
+ * What a link payment's events do to its link (docs/contract.md, Link states). Each runs INSIDE the
  * unit of work that moves the payment, so the link and the payment change together (and
  * `payment_link.completed` commits with `payment.captured`). API and panel payments have no link
  * and pass through untouched.
  *
- * - attemptRequested: the link's lifetime card attempts are used up (product 23): 429;
+ * - attemptRequested: the link's lifetime card attempts are used up (docs/decisions.md,
+ *   Hardening): 429;
  * - attemptStarting: the attempt enters 3D Secure (link launched|failed -> initiated); a link that
  *   cannot take it refuses: expired 404 payment_ref_expired, else (another attempt in 3D, the link
  *   cancelled or paid) 409 payment_prepare_already_started;
- * - capturing: a link cancelled or expired meanwhile takes no capture (product 23);
+ * - capturing: a link cancelled or expired meanwhile takes no capture;
  * - attemptReleased, failed, expired: the attempt ended without a capture (link initiated ->
  *   failed), unless another payment of the link is in 3D Secure: a payment whose 3D never started
  *   (a tab that lost the race for the attempt) must not free the link its winner holds;

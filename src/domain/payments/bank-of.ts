@@ -4,7 +4,7 @@ import { invariant } from "../../invariant";
 import type { PaymentRow } from "../../store/rows";
 import type { Repos } from "../../store/store";
 
-/** Product 17: the adapter of a connection; every bank call of an attempt goes to its connection's. */
+/** The adapter of a connection (docs/banks.md); every bank call of an attempt goes to its connection's. */
 export async function bankOf(deps: Deps, connectionId: string): Promise<BankGateway> {
   const connection = await deps.store.q.catalog.connection(connectionId);
   invariant(connection, `connection ${connectionId} is missing`);

@@ -21,12 +21,13 @@ import type { PaymentRow } from "../../store/rows";
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 
 /**
- * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the attempt's
- * connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent callback
- * harmless is the attempt, which the first use moves out of `acs` in a conditional update,
- * together with the one-Auth claim (a primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
- * between recording "capturing" and the result. An unknown answer is asked about (ORDERSTATUS),
- * never sent again; a capture approved after the payment could no longer take it is voided.
+ * The bank's result for one attempt (docs/checkout.md, The callback), checked by the adapter of the
+ * attempt's connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent
+ * callback harmless is the attempt, which the first use moves out of `acs` in a conditional update,
+ * together with the one-Auth claim (a primary key) and a capture check that outlives a crash. The
+ * capture is sent outside any unit, between recording "capturing" and the result. An unknown answer
+ * is asked about (ORDERSTATUS), never sent again; a capture approved after the payment could no
+ * longer take it is voided.
  */
 export async function completeCallback(deps: Deps, attemptId: string, callback: BankCallback): Promise<CallbackOutcome> {
   const attempt = await deps.store.q.attempts.get(attemptId);
@@ -78,8 +79,8 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     return { kind: "done", payment };
   }
-  // Product 23: a subscriber may refuse the capture (a link cancelled or expired while the buyer
-  // was at the bank takes none).
+  // A subscriber may refuse the capture (a link cancelled or expired while the buyer was at the
+  // bank takes none).
   if ((await askSubscribers(tx, deps, "capturing", payment, nowMs)) !== null) {
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     await failPayment(tx, deps, payment, nowMs);

@@ -72,8 +72,7 @@ export async function recordCapture(
     deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
     return "pending";
   }
-  // Product 23: a subscriber refused the capture meanwhile (the link closed while the bank
-  // captured): the payment fails, and an approved charge takes the path below of a capture that
+  // A subscriber refused the capture meanwhile (the link closed while the bank captured): the payment fails, and an approved charge takes the path below of a capture that
   // found its payment no longer initiated.
   if ((await askSubscribers(tx, deps, "capturing", before, nowMs)) !== null)
     await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);

@@ -32,7 +32,7 @@ type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option
  *  3. 3D not already started             409 payment_prepare_already_started
  *  4. attempts left                      429 card_attempt_limit_exceeded (payment -> failed)
  * 4b. the subscribers let the payment take an attempt (events.ts `attemptRequested`; a link
- *     payment's link has attempts left, product 23: 10 over its life)
+ *     payment's link has attempts left: 10 over its life)
  *                                        429 card_attempt_limit_exceeded (not counted)
  *     the attempt's route is chosen here (routing.ts): checks 5-10 read its terminal and connection
  *  5. terminal still owned and active    403 terminal_not_allowed (not counted; our addition)
@@ -70,8 +70,8 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   if (!(ATTEMPTABLE_STATUSES as readonly string[]).includes(payment.status)) return refuse("payment_prepare_already_started");
   const routed = await checkRoute(tx, deps, payment, partner, input.bin8, nowMs);
   if (routed.kind === "refused") return routed;
-  // Last, so a subscriber's rows move only for an attempt that will start (interface 3.1: a link
-  // takes one attempt at a time, and none once cancelled, expired or paid).
+  // Last, so a subscriber's rows move only for an attempt that will start (a link takes one
+  // attempt at a time, and none once cancelled, expired or paid).
   const starting = await askSubscribers(tx, deps, "attemptStarting", payment, nowMs);
   if (starting !== null) return refuse(starting);
   const attemptId = deps.ids.attemptId();
@@ -120,7 +120,8 @@ async function checkRoute(
     await countAttempt(tx, deps, payment, route, nowMs);
     return refuse(charge.code, charge.code === "installment_not_allowed");
   }
-  // Interface 7.5: the buyer sees a generic page; the code stays in the log, never on the page.
+  // A limit shows the buyer a generic page (docs/checkout.md, Checks in order); the code stays in
+  // the log, never on the page.
   const limit = await exceededConnectionLimit(tx, connection, payment.amount, nowMs, payment.code);
   if (limit !== null) return refuse(limit, false);
   return { kind: "routed", route, card: resolved.card, option: charge.option };

@@ -8,9 +8,10 @@ import { notifySubscribers } from "./events";
 import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
 import type { CaptureFacts, PaymentRow, TerminalRow } from "../../store/rows";
 
-// The payment's own status moves (interface 3.2), each with its outbox row and then its event to
-// the subscribers (its link's move) in the SAME unit of work (product 11). Each answers whether it moved: the conditional update is
-// what makes a second capture, a late expiry or a replayed callback change nothing.
+// The payment's own status moves (docs/contract.md, Payment states), each with its outbox row and
+// then its event to the subscribers (its link's move) in the SAME unit of work. Each answers
+// whether it moved: the conditional update is what makes a second capture, a late expiry or a
+// replayed callback change nothing.
 
 /** initiated -> failed: 3D or capture rejected, or the allowance exhausted (webhook payment.failed). */
 export async function failPayment(

@@ -16,7 +16,7 @@ import type { RefundOutcome, RefundRow } from "../../store/rows";
 /** Timer kind of a pending refund's next question to the bank; key = refundId. */
 export const REFUND_CHECK_TIMER = "refund-check";
 
-/** The adapter of the connection that captured the refunded payment (product 17). */
+/** The adapter of the connection that captured the refunded payment (docs/banks.md). */
 async function bankOfRefund(deps: Deps, refund: RefundRow): Promise<BankGateway> {
   const payment = await deps.store.q.payments.get(refund.paymentCode);
   invariant(payment, `refund ${refund.id} refers to a missing payment`);

@@ -102,7 +102,7 @@ export function settlementSql(db: Db) {
         )
         .run(to, atMs, reference, id, ...from).changes === 1,
     /**
-     * Product 17: the banks of the connections behind a batch's captures and refunds: each
+     * The banks of the connections behind a batch's captures and refunds: each
      * payment's captured attempt's connection (the payment's own when no attempt is on record).
      */
     banksOfBatch: (id: string): string[] =>
