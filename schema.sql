@@ -179,7 +179,13 @@ CREATE TABLE IF NOT EXISTS payment_attempts (
   status        TEXT NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
   counted       INTEGER NOT NULL DEFAULT 0,
   created_at_ms INTEGER NOT NULL,
-  updated_at_ms INTEGER NOT NULL
+  updated_at_ms INTEGER NOT NULL,
+  -- The terminal that served the attempt and the connection whose bank it went to, chosen once at
+  -- 3D start (domain/payments/routing.ts); every later bank call of the attempt follows them.
+  -- Nullable only because a database of an older kasa gains them by ALTER TABLE (filled from the
+  -- attempt's payment, migrate.ts); kasa writes both on every attempt.
+  terminal_id   TEXT REFERENCES terminals(id),
+  connection_id TEXT REFERENCES connections(id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
 

@@ -24,6 +24,7 @@ import { createServiceMetrics } from "./service-metrics";
 import type { Store } from "./store/store";
 import { TIMER_MODULES } from "./timer-modules";
 import { startupTimers, timerPollModule } from "./timer-poll";
+import { PAYMENT_SUBSCRIBERS } from "./payment-subscribers";
 import { Timers } from "./timers";
 
 // The composition root (docs/architecture.md): the one way to build kasa. `createDeps` gives what
@@ -63,6 +64,7 @@ export async function createDeps(opts: DepsOptions): Promise<Deps> {
     config: opts.config,
     timers,
     rateLimiter: opts.rateLimiter,
+    paymentSubscribers: PAYMENT_SUBSCRIBERS,
     banks: createBanks(modules, {
       fetch: opts.bankFetch ?? ((input, init) => fetch(input, init)),
       log: opts.log,

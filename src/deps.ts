@@ -1,5 +1,6 @@
 import type { BankRegistry } from "./bank/banks";
 import type { Clock } from "./clock";
+import type { PaymentSubscriber } from "./domain/payments/events";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
 import type { Ids } from "./ids";
 import type { Log } from "./log-port";
@@ -30,4 +31,9 @@ export type Deps = {
   timers: Timers;
   /** The bank adapter of each connection (product 17); card steps call them outside units of work. */
   banks: BankRegistry;
+  /**
+   * Who hears a payment's in-unit events (domain/payments/events.ts), in this order; handed in
+   * at composition (payment-subscribers.ts), so payments never import their subscribers.
+   */
+  paymentSubscribers: readonly PaymentSubscriber<Deps>[];
 };

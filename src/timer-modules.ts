@@ -1,31 +1,12 @@
-import type { Deps } from "./deps";
-import { captureCheckTimer } from "./domain/handoff/capture-checks";
+import { captureCheckTimer } from "./domain/payments/capture-checks";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
 import { paymentExpiryTimer } from "./domain/payments/expiry";
 import { refundCheckTimer } from "./domain/refunds/timer";
 import { dayendTimer, payoutTimer } from "./domain/settlement/timers";
 import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
-import type { PendingTimer, TimerHandler, TimerSource } from "./timers";
+import type { TimerModule } from "./timer-module";
 
-/**
- * Each kind of timer: its handler and where its pending instances live in the database (the
- * wheel is rebuilt from these at start, DESIGN.md request flow 6).
- */
-export type TimerModule = {
-  kind: string;
-  handler(deps: Deps): TimerHandler;
-  pending(deps: Deps): ReturnType<TimerSource["pending"]>;
-  /** Product 22 (timer-poll.ts): false for kinds with a poll of their own (the webhook sweep). */
-  polled?: boolean;
-  /**
-   * Product 22: what the poll asks for, when the kind's pending rows can be many (open links,
-   * initiated payments): at most `limit` rows due by `nowMs`. Without it the poll reads `pending`.
-   */
-  due?(deps: Deps, nowMs: number, limit: number): Promise<PendingTimer[]>;
-  /** Product 22: how long past due another instance waits before taking a row (bank follow-ups). */
-  takeoverAfterMs?: number;
-};
-
+/** Every kind of timer the service runs; the composition root hands them to the wheel. */
 export const TIMER_MODULES: TimerModule[] = [
   webhookTimerModule,
   webhookSweepModule,

@@ -1,6 +1,6 @@
 import type { Deps } from "./deps";
 import { TIMER_BATCH_SIZE, TIMER_POLL_INTERVAL_MS } from "./limits";
-import type { TimerModule } from "./timer-modules";
+import type { TimerModule } from "./timer-module";
 import type { PendingTimer } from "./timers";
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps";
-import { handoffUrlOf } from "../domain/handoff/paths";
+import { handoffUrlOf } from "../domain/payments/handoff-paths";
 import { createPanelPayment } from "../domain/payments/create";
 import { createPaymentBody } from "../domain/payments/schema";
 import type { PanelSession } from "../domain/users/sessions";

@@ -25,6 +25,13 @@ export type AttemptRow = {
   counted: boolean;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * The terminal that served the attempt and the connection whose bank it went to, chosen once
+   * at 3D start (domain/payments/routing.ts). Null only on rows written without them (tests'
+   * store fixtures); kasa records both on every attempt, and older databases are filled in.
+   */
+  terminalId: string | null;
+  connectionId: string | null;
 };
 
 export type CaptureCheckKind = "resolve" | "void";

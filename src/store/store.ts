@@ -342,6 +342,9 @@ export interface PaymentsOps {
   insert(p: NewPayment): Promise<PaymentRow>;
 }
 
+/** An attempt as recorded: its route (terminal, connection) comes with it, chosen before the row exists. */
+export type NewAttempt = Pick<AttemptRow, "id" | "status" | "createdAtMs" | "paymentCode" | "counted" | "terminalId" | "connectionId">;
+
 export interface AttemptsOps {
   get(id: string): Promise<AttemptRow | undefined>;
   /**
@@ -352,7 +355,7 @@ export interface AttemptsOps {
    */
   lock(id: string): Promise<void>;
   byPayment(paymentCode: string): Promise<AttemptRow[]>;
-  insert(a: Pick<AttemptRow, "id" | "status" | "createdAtMs" | "paymentCode" | "counted">): Promise<void>;
+  insert(a: NewAttempt): Promise<void>;
   /** One conditional move; `counted` true also marks the attempt as counted. */
   move(id: string, from: readonly AttemptStatus[], to: AttemptStatus, atMs: number, counted?: boolean): Promise<boolean>;
   /** Closes every attempt of the payment still in `from` (window expiry); answers how many. */

@@ -107,7 +107,15 @@ describe("product 6.2 / 23 the relay's check 4b walks in its place", () => {
     const earlier = await linkPaymentOf(h);
     await h.store.write(async (tx) => {
       for (let i = 0; i < n; i += 1)
-        await tx.attempts.insert({ id: `att_old${i}`, paymentCode: earlier.code, status: "failed", counted: true, createdAtMs: 0 });
+        await tx.attempts.insert({
+          terminalId: null,
+          connectionId: null,
+          id: `att_old${i}`,
+          paymentCode: earlier.code,
+          status: "failed",
+          counted: true,
+          createdAtMs: 0,
+        });
     });
     const partner = (await h.store.q.partners.get("ptn_test"))!;
     return h.store.write(

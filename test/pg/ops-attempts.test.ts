@@ -12,16 +12,26 @@ beforeEach(async () => {
 afterEach(async () => both.close());
 
 const CODE = newPayment(1).code;
+// Issue 29: an attempt records the terminal and connection it was routed to (null only in fixtures).
+const routed = { terminalId: "T-1", connectionId: "vpos-1" };
+const unrouted = { terminalId: null, connectionId: null };
 
 describe("product 22: attempts operations answer on PostgreSQL as on SQLite", () => {
   it("insert, get, byPayment (creation order, the id breaking ties)", async () => {
     const steps = async (o: Ops) => {
       await o.payments.insert(newPayment(1));
       await o.payments.insert(newPayment(2));
-      await o.attempts.insert({ id: "att_c", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
-      await o.attempts.insert({ id: "att_b", paymentCode: CODE, status: "acs", counted: true, createdAtMs: T0 + 1 });
-      await o.attempts.insert({ id: "att_a", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
-      await o.attempts.insert({ id: "att_z", paymentCode: newPayment(2).code, status: "starting", counted: false, createdAtMs: T0 });
+      await o.attempts.insert({ ...unrouted, id: "att_c", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
+      await o.attempts.insert({ ...routed, id: "att_b", paymentCode: CODE, status: "acs", counted: true, createdAtMs: T0 + 1 });
+      await o.attempts.insert({ ...unrouted, id: "att_a", paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 + 2 });
+      await o.attempts.insert({
+        ...routed,
+        id: "att_z",
+        paymentCode: newPayment(2).code,
+        status: "starting",
+        counted: false,
+        createdAtMs: T0,
+      });
       return [
         await o.attempts.get("att_b"),
         await o.attempts.get("att_missing"),
@@ -31,7 +41,15 @@ describe("product 22: attempts operations answer on PostgreSQL as on SQLite", ()
     };
     const { sqlite, pg } = await onBoth(both, steps);
     expect(pg).toEqual(sqlite);
-    expect(sqlite[0]).toEqual({ id: "att_b", paymentCode: CODE, status: "acs", counted: true, createdAtMs: T0 + 1, updatedAtMs: T0 + 1 });
+    expect(sqlite[0]).toEqual({
+      ...routed,
+      id: "att_b",
+      paymentCode: CODE,
+      status: "acs",
+      counted: true,
+      createdAtMs: T0 + 1,
+      updatedAtMs: T0 + 1,
+    });
     expect((sqlite[2] as { id: string }[]).map((a) => a.id)).toEqual(["att_b", "att_a", "att_c"]);
   });
 
@@ -39,7 +57,7 @@ describe("product 22: attempts operations answer on PostgreSQL as on SQLite", ()
     const steps = async (o: Ops) => {
       await o.payments.insert(newPayment(1));
       for (const id of ["att_1", "att_2", "att_3"]) {
-        await o.attempts.insert({ id, paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 });
+        await o.attempts.insert({ ...unrouted, id, paymentCode: CODE, status: "starting", counted: false, createdAtMs: T0 });
       }
       return [
         await o.attempts.move("att_1", ["starting"], "acs", T0 + 1, true),

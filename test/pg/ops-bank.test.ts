@@ -12,7 +12,15 @@ beforeEach(async () => {
   await onBoth(both, async (o) => {
     await o.payments.insert(newPayment(1));
     for (const id of ["att_1", "att_2", "att_3"]) {
-      await o.attempts.insert({ id, paymentCode: newPayment(1).code, status: "capturing", counted: true, createdAtMs: T0 });
+      await o.attempts.insert({
+        terminalId: null,
+        connectionId: null,
+        id,
+        paymentCode: newPayment(1).code,
+        status: "capturing",
+        counted: true,
+        createdAtMs: T0,
+      });
     }
   });
 });

@@ -34,15 +34,33 @@ describe("product 22: link-checkout operations answer on PostgreSQL as on SQLite
         await o.payments.insert(linkPayment(n, at));
       await o.payments.insert(newPayment(50, { createdAtMs: T0 + 9 }));
       await o.payments.markFailed(linkPayment(1, 0).code, ["initiated"], T0 + 6);
-      await o.attempts.insert({ id: "att_1", paymentCode: linkPayment(1, 0).code, status: "declined", counted: true, createdAtMs: T0 });
       await o.attempts.insert({
+        terminalId: null,
+        connectionId: null,
+        id: "att_1",
+        paymentCode: linkPayment(1, 0).code,
+        status: "declined",
+        counted: true,
+        createdAtMs: T0,
+      });
+      await o.attempts.insert({
+        terminalId: null,
+        connectionId: null,
         id: "att_2",
         paymentCode: linkPayment(3, 0).code,
         status: "starting",
         counted: false,
         createdAtMs: T0 + 2,
       });
-      await o.attempts.insert({ id: "att_3", paymentCode: newPayment(50).code, status: "starting", counted: false, createdAtMs: T0 + 9 });
+      await o.attempts.insert({
+        terminalId: null,
+        connectionId: null,
+        id: "att_3",
+        paymentCode: newPayment(50).code,
+        status: "starting",
+        counted: false,
+        createdAtMs: T0 + 9,
+      });
       return [
         ...empty,
         await o.linkCheckout.initiatedCodes("lnk_1"),

@@ -2,7 +2,7 @@ import { inject } from "vitest";
 import type { BankModule } from "../../src/bank/module";
 import { ManualClock, SandboxClock } from "../../src/clock";
 import type { Config, Deps } from "../../src/deps";
-import type { TimerModule } from "../../src/timer-modules";
+import type { TimerModule } from "../../src/timer-module";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { defaultLimits, type BudgetName } from "../../src/domain/rate-limits/budgets";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";

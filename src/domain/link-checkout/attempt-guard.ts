@@ -5,8 +5,9 @@ import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
 import type { PaymentRow } from "../../store/rows";
 
-// Interface 3.1 "initiated -> failed: attempt fails without completing" for a link with more
-// than one payment. Imports nothing from the payments engine, which calls into it (link-hooks.ts).
+// The link's side of its payments' attempts (docs/contract.md, Link states; docs/decisions.md,
+// Hardening): what the link pages ask before a payment is made, and what the link's subscriber
+// to payment events (payment-events.ts) answers and does.
 
 /** Whether an attempt of the link is in 3D Secure now: started, and not captured, failed or expired. */
 export async function hasPaymentInThreeD(tx: Repos, linkId: string): Promise<boolean> {
@@ -17,14 +18,20 @@ export async function hasPaymentInThreeD(tx: Repos, linkId: string): Promise<boo
 }
 
 /**
- * Product 23: a link payment captures only while its link is still payable. True when the
- * payment's link was cancelled or has expired (expired here, in this unit, when due).
+ * A link payment captures only while its link is still payable (docs/decisions.md, Hardening).
+ * The refusal when the payment's link was cancelled or has expired (expired here, in this unit,
+ * when due), else null.
  */
-export async function isLinkClosedFor(tx: Repos, deps: Pick<Deps, "ids" | "timers">, payment: PaymentRow, nowMs: number): Promise<boolean> {
+export async function closedLinkRefusal(
+  tx: Repos,
+  deps: Pick<Deps, "ids" | "timers">,
+  payment: PaymentRow,
+  nowMs: number,
+): Promise<"payment_link_cancelled" | "payment_link_expired" | null> {
   const link = payment.linkId === null ? undefined : await tx.links.get(payment.linkId);
-  if (!link) return false;
+  if (!link) return null;
   const status = (await expireLinkIfDue(tx, deps, link, nowMs)).status;
-  return status === "cancelled" || status === "expired";
+  return status === "cancelled" ? "payment_link_cancelled" : status === "expired" ? "payment_link_expired" : null;
 }
 
 /**
@@ -38,7 +45,7 @@ export async function linkCardAttemptsUsedUp(tx: Repos, linkId: string): Promise
 }
 
 /**
- * initiated -> failed, unless another of the link's payments is in 3D Secure. The engine calls
+ * initiated -> failed, unless another of the link's payments is in 3D Secure. The subscriber calls
  * this after the failing payment has left 3D (failed, expired, or its 3D start released), so it
  * never counts itself. What it guards against: a payment of the link whose 3D never started (a
  * tab that lost the race for the attempt) failing or expiring while the winner is at the bank,

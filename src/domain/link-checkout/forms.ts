@@ -1,5 +1,5 @@
 import { BIN_DIGITS } from "../../limits";
-import { parseCardForm, type CardForm, type CardProblem } from "../handoff/card-form";
+import { parseCardForm, type CardForm, type CardProblem } from "../payments/card-form";
 
 // The form fields of the link pages (product 16): the handoff's card fields (`pan`, `expireMonth`,
 // `expireYear`, `cv2`) plus `installment`, and `bin` on the first step without JavaScript.

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import type { Ids } from "../../ids";
 import { LINK_EXPIRY_BATCH } from "../../limits";
 import type { Repos } from "../../store/store";
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import type { Timers } from "../../timers";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { isOpenLinkStatus, LINK_TRANSITIONS } from "./machine";

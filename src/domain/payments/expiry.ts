@@ -1,4 +1,4 @@
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import { expireIfDue } from "./transitions";
 
 /** Timer kind of the 3D window end (interface 3.2); key = paymentCode, due = expiresAt. */

@@ -57,6 +57,6 @@ export const ATTEMPT_TRANSITIONS = {
   capture: { from: ["capturing"], to: "captured" },
   rejectCapture: { from: ["capturing"], to: "failed" },
   // A `capturing` attempt is never abandoned: the bank may have charged it, so its capture check
-  // (handoff/capture-checks.ts) asks and captures or voids it (issue 16, product 17).
+  // (capture-checks.ts) asks and captures or voids it (issue 16).
   abandon: { from: ["starting", "acs"], to: "failed" },
 } as const satisfies Record<string, AttemptTransition>;

@@ -4,13 +4,14 @@ import type { Repos } from "../../store/store";
 import { addDays, istanbulDate } from "../checks/istanbul-time";
 import { commissionOn } from "../installments/math";
 import { enqueueWebhook } from "../webhooks/outbox";
-import { onLinkPayment } from "./link-hooks";
+import { notifySubscribers } from "./events";
 import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
 import type { CaptureFacts, PaymentRow, TerminalRow } from "../../store/rows";
 
-// The payment's own status moves (interface 3.2), each with its outbox row and its link's move in
-// the SAME unit of work (product 11). Each answers whether it moved: the conditional update is
-// what makes a second capture, a late expiry or a replayed callback change nothing.
+// The payment's own status moves (docs/contract.md, Payment states), each with its outbox row and
+// then its event to the subscribers (its link's move) in the SAME unit of work. Each answers
+// whether it moved: the conditional update is what makes a second capture, a late expiry or a
+// replayed callback change nothing.
 
 /** initiated -> failed: 3D or capture rejected, or the allowance exhausted (webhook payment.failed). */
 export async function failPayment(
@@ -22,7 +23,7 @@ export async function failPayment(
 ): Promise<boolean> {
   if (!(await tx.payments.markFailed(payment.code, transition.from, nowMs))) return false;
   await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.failed", paymentCode: payment.code }, nowMs);
-  await onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+  await notifySubscribers(tx, deps, "failed", payment, nowMs);
   return true;
 }
 
@@ -41,7 +42,7 @@ export async function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, no
   if (await tx.payments.markExpired(payment.code, PAYMENT_TRANSITIONS.expire.from, nowMs, atMs)) {
     await tx.attempts.closeOpen(payment.code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, atMs);
     await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: payment.code }, atMs);
-    await onLinkPayment("attemptFailed", tx, deps, payment.linkId, atMs);
+    await notifySubscribers(tx, deps, "expired", payment, atMs);
   }
   return (await tx.payments.get(payment.code)) ?? payment;
 }
@@ -59,14 +60,7 @@ export async function capturePayment(
   const facts = toCaptureFacts(payment, terminal, bank, nowMs);
   if (!(await tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs))) return false;
   await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.captured", paymentCode: payment.code }, nowMs);
-  const link = await onLinkPayment("completed", tx, deps, payment.linkId, nowMs);
-  // The money is taken either way; a link cancelled or expired meanwhile is an operator's case.
-  if (link !== null && !link.moved)
-    deps.log.warn("link payment captured but its link did not complete", {
-      paymentCode: payment.code,
-      linkId: payment.linkId,
-      linkStatus: link.link.status,
-    });
+  await notifySubscribers(tx, deps, "captured", payment, nowMs);
   return true;
 }
 

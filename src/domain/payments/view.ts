@@ -1,5 +1,5 @@
 import { toIso } from "../checks/istanbul-time";
-import { handoffUrlOf } from "../handoff/paths";
+import { handoffUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows";
 
 /** Interface 2.2. */

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
 import type { Repos } from "../../store/store";
-import { bankOf } from "../payments/bank-of";
+import { bankOf, captureConnectionOf } from "../payments/bank-of";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
 import type { RefundOutcome, RefundRow } from "../../store/rows";
@@ -16,11 +16,11 @@ import type { RefundOutcome, RefundRow } from "../../store/rows";
 /** Timer kind of a pending refund's next question to the bank; key = refundId. */
 export const REFUND_CHECK_TIMER = "refund-check";
 
-/** The adapter of the refunded payment's connection (product 17). */
+/** The adapter of the connection that captured the refunded payment (docs/banks.md). */
 async function bankOfRefund(deps: Deps, refund: RefundRow): Promise<BankGateway> {
   const payment = await deps.store.q.payments.get(refund.paymentCode);
   invariant(payment, `refund ${refund.id} refers to a missing payment`);
-  return await bankOf(deps, payment.connectionId);
+  return await bankOf(deps, await captureConnectionOf(deps.store.q, payment));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { BANK_TAKEOVER_MS } from "../../limits";
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import { askAgain, recordRefundResult, REFUND_CHECK_TIMER } from "./record";
 
 /**

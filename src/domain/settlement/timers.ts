@@ -1,5 +1,5 @@
 import { BANK_TAKEOVER_MS } from "../../limits";
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import { addDays } from "../checks/istanbul-time";
 import { runDayEnd } from "./dayend";
 import { dayEndDueAtMs, firstDayToEnd } from "./days";

@@ -13,7 +13,7 @@
  */
 import type { Deps } from "../../deps";
 import { WEBHOOK_BATCH_SIZE, WEBHOOK_SWEEP_INTERVAL_MS } from "../../limits";
-import type { TimerModule } from "../../timer-modules";
+import type { TimerModule } from "../../timer-module";
 import { WEBHOOK_TIMER } from "./outbox";
 import { createWebhookWorker, ORPHAN_AFTER_MS } from "./worker";
 import type { DeliveryTimerRow } from "../../store/rows";

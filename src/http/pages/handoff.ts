@@ -1,10 +1,10 @@
 import type { H3Event } from "h3";
 import type { Deps } from "../../deps";
-import { parseCardForm, type CardProblem } from "../../domain/handoff/card-form";
-import { completeCallback } from "../../domain/handoff/callback";
-import type { HandoffResult } from "../../domain/handoff/outcomes";
-import { HANDOFF_PATHS } from "../../domain/handoff/paths";
-import { startHandoff } from "../../domain/handoff/start";
+import { parseCardForm, type CardProblem } from "../../domain/payments/card-form";
+import { completeCallback } from "../../domain/payments/callback";
+import type { HandoffResult } from "../../domain/payments/handoff-outcomes";
+import { HANDOFF_PATHS } from "../../domain/payments/handoff-paths";
+import { startHandoff } from "../../domain/payments/handoff-start";
 import { isApiError, statusOf, type ErrorCode } from "../../errors";
 import { invariant } from "../../invariant";
 import { routeParams } from "../endpoint";

@@ -1,7 +1,7 @@
 import type { H3Event } from "h3";
 import type { Deps } from "../../deps";
 import { toRedirectResultUrl } from "../../domain/checks/redirect-url";
-import type { HandoffRefusal } from "../../domain/handoff/outcomes";
+import type { HandoffRefusal } from "../../domain/payments/handoff-outcomes";
 import { parseBin, parseInstallment, parseLinkPayForm } from "../../domain/link-checkout/forms";
 import { currentLink, openLink } from "../../domain/link-checkout/open";
 import { partnerOf, quoteLinkOptions } from "../../domain/link-checkout/options";

@@ -1,6 +1,6 @@
 import type { BankModule } from "../../bank/module";
 import { BANKS } from "../../bank/registry";
-import { HANDOFF_PATHS } from "../../domain/handoff/paths";
+import { HANDOFF_PATHS } from "../../domain/payments/handoff-paths";
 import { formClient, type FetchLike, type Outcome } from "./form-client";
 
 const CALLBACK_PATH = `${HANDOFF_PATHS.callback}/`;

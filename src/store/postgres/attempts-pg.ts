@@ -6,7 +6,8 @@ import type { Pg } from "./pg";
 // Moves are single conditional UPDATEs, atomic without the single writer. `counted` keeps its 0/1
 // number as in SQLite (schema.sql has no CHECK on it), so rows turn it into a boolean here.
 
-const COLUMNS = `id, payment_code AS "paymentCode", status, counted, created_at_ms AS "createdAtMs", updated_at_ms AS "updatedAtMs"`;
+const COLUMNS = `id, payment_code AS "paymentCode", status, counted, created_at_ms AS "createdAtMs", updated_at_ms AS "updatedAtMs",
+  terminal_id AS "terminalId", connection_id AS "connectionId"`;
 
 type Raw = Omit<AttemptRow, "counted"> & { counted: number };
 
@@ -30,8 +31,8 @@ export function attemptsPg(sql: Pg): AttemptsOps {
         toRow,
       ),
     async insert(a) {
-      await sql`INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms)
-        VALUES (${a.id}, ${a.paymentCode}, ${a.status}, ${a.counted ? 1 : 0}, ${a.createdAtMs}, ${a.createdAtMs})`;
+      await sql`INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms, terminal_id, connection_id)
+        VALUES (${a.id}, ${a.paymentCode}, ${a.status}, ${a.counted ? 1 : 0}, ${a.createdAtMs}, ${a.createdAtMs}, ${a.terminalId}, ${a.connectionId})`;
     },
     // GREATEST keeps an attempt counted once it was: `counted` false never clears it (SQLite's MAX).
     move: async (id, from, to, atMs, counted = false) =>

@@ -123,3 +123,14 @@ export async function tableRows(sql: Sql, table: string): Promise<Array<Record<s
   const rows = await sql<Array<Record<string, unknown>>>`SELECT * FROM ${sql(table)}`;
   return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v])));
 }
+
+/**
+ * Turns the database into what one made before attempts recorded their route was (issue 29):
+ * payment_attempts without terminal_id and connection_id, every row kept, and the digest of an
+ * older schema file in `meta` (pg-store.ts applies the file only when the digest differs). How a
+ * test proves that the next start brings an older database up to date.
+ */
+export async function dropAttemptRoutes(sql: Sql): Promise<void> {
+  await sql`ALTER TABLE payment_attempts DROP COLUMN terminal_id, DROP COLUMN connection_id`;
+  await sql`UPDATE meta SET value = 'before-issue-29' WHERE key = 'pg_schema'`;
+}

@@ -199,9 +199,24 @@ CREATE TABLE IF NOT EXISTS payment_attempts (
   status        text COLLATE "C" NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
   counted       bigint NOT NULL DEFAULT 0,
   created_at_ms bigint NOT NULL,
-  updated_at_ms bigint NOT NULL
+  updated_at_ms bigint NOT NULL,
+  terminal_id   text COLLATE "C" REFERENCES terminals(id),
+  connection_id text COLLATE "C" REFERENCES connections(id)
 );
 CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
+-- A database made before attempts recorded their terminal and connection (issue 29) gains the two
+-- columns here, filled from each attempt's payment: until then every attempt went to its
+-- payment's terminal and connection. Only when the column is missing, so a start does not scan.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND table_name = 'payment_attempts' AND column_name = 'connection_id') THEN
+    ALTER TABLE payment_attempts ADD COLUMN IF NOT EXISTS terminal_id text COLLATE "C" REFERENCES terminals(id);
+    ALTER TABLE payment_attempts ADD COLUMN IF NOT EXISTS connection_id text COLLATE "C" REFERENCES connections(id);
+    UPDATE payment_attempts AS a SET terminal_id = p.terminal_id, connection_id = p.connection_id
+      FROM payments AS p WHERE p.code = a.payment_code;
+  END IF;
+END $$;
 
 CREATE TABLE IF NOT EXISTS refunds (
   id                  text COLLATE "C" PRIMARY KEY,

@@ -77,8 +77,11 @@ export function settlementPg(sql: Pg): SettlementOps {
           WHERE id = ${id} AND status = ANY(${sql.array([...from])})`
       ).count === 1,
     banksOfBatch: async (id) =>
+      // The captured attempt's connection; the payment's own when no attempt is on record (SQLite's).
       (
-        await sql<{ bank: string }[]>`SELECT DISTINCT c.bank AS bank FROM payments p JOIN connections c ON c.id = p.connection_id
+        await sql<{ bank: string }[]>`SELECT DISTINCT c.bank AS bank FROM payments p
+          JOIN connections c ON c.id = COALESCE((SELECT a.connection_id FROM payment_attempts a
+            WHERE a.payment_code = p.code AND a.status = 'captured'), p.connection_id)
           WHERE p.payout_batch_id = ${id} OR p.code IN (SELECT payment_code FROM refunds WHERE payout_batch_id = ${id})
           ORDER BY c.bank`
       ).map((r) => r.bank),

@@ -1,10 +1,12 @@
 import type { Db } from "./db-types";
 import type { AttemptRow, AttemptStatus } from "../rows";
+import type { NewAttempt } from "../store";
 
 // Card attempts of a payment (product 6). An attempt is recorded before the bank is called and
 // closed by conditional updates, so a callback or capture can act on it at most once.
 
-const COLUMNS = `id, payment_code AS paymentCode, status, counted, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+const COLUMNS = `id, payment_code AS paymentCode, status, counted, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs,
+  terminal_id AS terminalId, connection_id AS connectionId`;
 
 type Raw = Omit<AttemptRow, "counted"> & { counted: number };
 
@@ -20,10 +22,11 @@ export function attemptsSql(db: Db) {
         .prepare(`SELECT ${COLUMNS} FROM payment_attempts WHERE payment_code = ? ORDER BY created_at_ms, id`)
         .all<Raw>(paymentCode)
         .map((r) => toRow(r) as AttemptRow),
-    insert(a: Pick<AttemptRow, "id" | "paymentCode" | "status" | "counted" | "createdAtMs">): void {
+    insert(a: NewAttempt): void {
       db.prepare(
-        `INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(a.id, a.paymentCode, a.status, a.counted ? 1 : 0, a.createdAtMs, a.createdAtMs);
+        `INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms, terminal_id, connection_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(a.id, a.paymentCode, a.status, a.counted ? 1 : 0, a.createdAtMs, a.createdAtMs, a.terminalId, a.connectionId);
     },
     /** One conditional move; `counted` true also marks the attempt as counted. */
     move: (id: string, from: readonly AttemptStatus[], to: AttemptStatus, atMs: number, counted = false): boolean =>

@@ -114,3 +114,26 @@ export async function writeForeignDatabase(path: string): Promise<void> {
 export function tableRows(store: Opened, table: string): Array<Record<string, unknown>> {
   return store.db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"`).all();
 }
+
+/**
+ * Turns the database into what a version-6 file was: card attempts without the terminal and
+ * connection they were routed to (issue 29), every row kept. SQLite cannot drop a column that
+ * references another table, so the table is rebuilt without them, foreign keys off meanwhile.
+ */
+export function downgradeToVersion6(store: Opened): void {
+  store.db.exec(`PRAGMA foreign_keys = OFF;
+    CREATE TABLE payment_attempts_v6 (
+      id            TEXT PRIMARY KEY,
+      payment_code  TEXT NOT NULL REFERENCES payments(code),
+      status        TEXT NOT NULL CHECK (status IN ('starting', 'declined', 'acs', 'capturing', 'captured', 'failed')),
+      counted       INTEGER NOT NULL DEFAULT 0,
+      created_at_ms INTEGER NOT NULL,
+      updated_at_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO payment_attempts_v6 SELECT id, payment_code, status, counted, created_at_ms, updated_at_ms FROM payment_attempts;
+    DROP TABLE payment_attempts;
+    ALTER TABLE payment_attempts_v6 RENAME TO payment_attempts;
+    CREATE INDEX attempts_by_payment ON payment_attempts(payment_code);
+    PRAGMA foreign_keys = ON;
+    PRAGMA user_version = 6`);
+}

@@ -3,7 +3,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -27,7 +27,21 @@ export function migrate(db: Db): void {
       addColumnIfMissing(db, "connections", "bank_config", "TEXT");
       addColumnIfMissing(db, "payout_batches", "reference", "TEXT");
     }
+    // Version 8 records each attempt's terminal and connection (issue 29; version 7 is issue 30's
+    // panel_login_failures, a new table); until then every attempt went to its payment's, so the
+    // older rows are filled from the payment.
+    const routeAttempts = current > 0 && current < 8;
+    if (routeAttempts) {
+      addColumnIfMissing(db, "payment_attempts", "terminal_id", "TEXT REFERENCES terminals(id)");
+      addColumnIfMissing(db, "payment_attempts", "connection_id", "TEXT REFERENCES connections(id)");
+    }
     db.exec(schemaSql);
+    if (routeAttempts) {
+      db.exec(`UPDATE payment_attempts SET
+        terminal_id = (SELECT p.terminal_id FROM payments p WHERE p.code = payment_attempts.payment_code),
+        connection_id = (SELECT p.connection_id FROM payments p WHERE p.code = payment_attempts.payment_code)
+        WHERE terminal_id IS NULL`);
+    }
     // Version 2 added the connection-limit totals (issue 17): fill them from the payments so far.
     if (current < 2) connectionUsageSql(db).rebuildConnectionUsage();
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);

@@ -18,6 +18,10 @@ export const PAYOUT_BATCH_COLUMNS = `id, partner_id AS partnerId, day, amount, s
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => "?").join(", ");
 
+/** The connection that took payment `p`'s money: its captured attempt's, else (no attempt on record) its own. */
+const CAPTURE_CONNECTION = `COALESCE((SELECT a.connection_id FROM payment_attempts a
+  WHERE a.payment_code = p.code AND a.status = 'captured'), p.connection_id)`;
+
 export function settlementSql(db: Db) {
   return {
     /** INSERT … ON CONFLICT DO NOTHING: exactly one caller ever runs the day end of `day`. */
@@ -97,11 +101,14 @@ export function settlementSql(db: Db) {
           `UPDATE payout_batches SET status = ?, updated_at_ms = ?, reference = ? WHERE id = ? AND status IN (${placeholders(from.length)})`,
         )
         .run(to, atMs, reference, id, ...from).changes === 1,
-    /** Product 17: the banks of the connections behind a batch's captures and refunds. */
+    /**
+     * The banks of the connections behind a batch's captures and refunds: each
+     * payment's captured attempt's connection (the payment's own when no attempt is on record).
+     */
     banksOfBatch: (id: string): string[] =>
       db
         .prepare(
-          `SELECT DISTINCT c.bank AS bank FROM payments p JOIN connections c ON c.id = p.connection_id
+          `SELECT DISTINCT c.bank AS bank FROM payments p JOIN connections c ON c.id = ${CAPTURE_CONNECTION}
            WHERE p.payout_batch_id = ?
               OR p.code IN (SELECT payment_code FROM refunds WHERE payout_batch_id = ?)
            ORDER BY c.bank`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { withResult } from "../../../src/domain/handoff/callback";
-import { parseCardForm } from "../../../src/domain/handoff/card-form";
+import { withResult } from "../../../src/domain/payments/callback";
+import { parseCardForm } from "../../../src/domain/payments/card-form";
 import { ATTEMPT_TRANSITIONS, HOLDING_STATUSES, PAYMENT_STATUSES, PAYMENT_TRANSITIONS } from "../../../src/domain/payments/machine";
 import { toCaptureFacts } from "../../../src/domain/payments/transitions";
 import type { PaymentRow, TerminalRow } from "../../../src/store/rows";

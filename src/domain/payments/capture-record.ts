@@ -3,10 +3,11 @@ import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import { MINUTE_MS, SECOND_MS } from "../../limits";
 import type { Repos } from "../../store/store";
-import { isLinkClosedFor } from "../link-checkout/attempt-guard";
-import { bankOf } from "../payments/bank-of";
-import { ATTEMPT_TRANSITIONS } from "../payments/machine";
-import { capturePayment, failPayment } from "../payments/transitions";
+import { bankOf } from "./bank-of";
+import { ATTEMPT_TRANSITIONS } from "./machine";
+import { askSubscribers } from "./events";
+import { connectionOfAttempt } from "./routing";
+import { capturePayment, failPayment } from "./transitions";
 import type { PaymentRow } from "../../store/rows";
 
 // What a capture answer does to the attempt, the payment and the attempt's capture check (issue
@@ -71,9 +72,10 @@ export async function recordCapture(
     deps.log.warn("capture outcome still unknown; the attempt stays open", { attemptId, detail: result.detail, nextCheckAtMs: dueAtMs });
     return "pending";
   }
-  // Product 23: the link closed while the bank captured: the payment fails, and an approved charge
-  // takes the path below of a capture that found its payment no longer initiated.
-  if (await isLinkClosedFor(tx, deps, before, nowMs)) await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
+  // A subscriber refused the capture meanwhile (the link closed while the bank captured): the payment fails, and an approved charge takes the path below of a capture that
+  // found its payment no longer initiated.
+  if ((await askSubscribers(tx, deps, "capturing", before, nowMs)) !== null)
+    await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
   const payment = (await tx.payments.get(before.code)) ?? before;
   if (result.approved && (await capturePayment(tx, deps, payment, result, nowMs))) {
     const t = ATTEMPT_TRANSITIONS.capture;
@@ -91,7 +93,8 @@ export async function recordCapture(
       status: payment.status,
       bankReference: result.bankReference,
     });
-    const check = { attemptId, connectionId: payment.connectionId, amount: payment.amount, bankReference: result.bankReference };
+    const connectionId = connectionOfAttempt(attempt);
+    const check = { attemptId, connectionId, amount: payment.amount, bankReference: result.bankReference };
     await tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
     return "voiding";
   }

@@ -1,5 +1,5 @@
-import type { TimerModule } from "../../timer-modules";
-import { bankOf } from "../payments/bank-of";
+import type { TimerModule } from "../../timer-module";
+import { bankOf } from "./bank-of";
 import { BANK_TAKEOVER_MS, SECOND_MS } from "../../limits";
 import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
 

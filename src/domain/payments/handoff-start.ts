@@ -2,13 +2,13 @@ import type { Start3dResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
-import { bankOf } from "../payments/bank-of";
-import { onLinkPayment } from "../payments/link-hooks";
-import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "../payments/machine";
+import { bankOf } from "./bank-of";
+import { notifySubscribers } from "./events";
+import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "./machine";
 import type { CardForm } from "./card-form";
-import { decideStart, type StartGranted } from "./checks";
-import { refuse, type HandoffResult } from "./outcomes";
-import { callbackUrlOf } from "./paths";
+import { decideStart, type StartGranted } from "./handoff-checks";
+import { refuse, type HandoffResult } from "./handoff-outcomes";
+import { callbackUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows";
 
 /**
@@ -22,9 +22,10 @@ import type { PaymentRow } from "../../store/rows";
 export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
   const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
   if (decision.kind === "refused") return decision;
-  const { payment, attemptId } = decision;
+  const { payment, attemptId, route } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
-  const bank = await bankOf(deps, payment.connectionId);
+  // The bank of the connection the attempt was routed to in unit 1 (routing.ts).
+  const bank = await bankOf(deps, route.connectionId);
   const started = await bank.start3d({
     attemptId,
     amount: payment.amount,
@@ -64,6 +65,6 @@ async function recordStart(
 async function releaseAfterDecline(tx: Repos, deps: Deps, payment: PaymentRow, nowMs: number): Promise<void> {
   // The payment stays initiated (no transition row moves it); only the ref and the count change.
   if (await tx.payments.releaseThreeD(payment.code, ATTEMPTABLE_STATUSES, nowMs)) {
-    await onLinkPayment("attemptFailed", tx, deps, payment.linkId, nowMs);
+    await notifySubscribers(tx, deps, "attemptReleased", payment, nowMs);
   }
 }

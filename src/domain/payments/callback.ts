@@ -2,10 +2,11 @@ import type { BankCallback, BankGateway, CaptureInput, CaptureResult } from "../
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
-import { isLinkClosedFor } from "../link-checkout/attempt-guard";
-import { bankOf } from "../payments/bank-of";
-import { ATTEMPT_TRANSITIONS } from "../payments/machine";
-import { expireIfDue, failPayment } from "../payments/transitions";
+import { bankOf } from "./bank-of";
+import { ATTEMPT_TRANSITIONS } from "./machine";
+import { askSubscribers } from "./events";
+import { connectionOfAttempt } from "./routing";
+import { expireIfDue, failPayment } from "./transitions";
 import {
   CAPTURE_CHECK_FIRST_MS,
   CAPTURE_CHECK_TIMER,
@@ -14,25 +15,26 @@ import {
   voidLateCapture,
   type CaptureRecorded,
 } from "./capture-record";
-import type { CallbackOutcome } from "./outcomes";
+import type { CallbackOutcome } from "./handoff-outcomes";
 import type { PaymentRow } from "../../store/rows";
 
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 
 /**
- * Product 6.4 / 17: the bank's result for one attempt, checked by the adapter of the payment's
- * connection. What makes a replay or a concurrent callback harmless is the attempt, which the
- * first use moves out of `acs` in a conditional update, together with the one-Auth claim (a
- * primary key) and a capture check that outlives a crash. The capture is sent outside any unit,
- * between recording "capturing" and the result. An unknown answer is asked about (ORDERSTATUS),
- * never sent again; a capture approved after the payment could no longer take it is voided.
+ * The bank's result for one attempt (docs/checkout.md, The callback), checked by the adapter of the
+ * attempt's connection (chosen at 3D start, routing.ts). What makes a replay or a concurrent
+ * callback harmless is the attempt, which the first use moves out of `acs` in a conditional update,
+ * together with the one-Auth claim (a primary key) and a capture check that outlives a crash. The
+ * capture is sent outside any unit, between recording "capturing" and the result. An unknown answer
+ * is asked about (ORDERSTATUS), never sent again; a capture approved after the payment could no
+ * longer take it is voided.
  */
 export async function completeCallback(deps: Deps, attemptId: string, callback: BankCallback): Promise<CallbackOutcome> {
   const attempt = await deps.store.q.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
   const opened = await deps.store.q.payments.get(attempt.paymentCode);
   invariant(opened, `attempt ${attemptId} refers to a missing payment`);
-  const bank = await bankOf(deps, opened.connectionId);
+  const bank = await bankOf(deps, connectionOfAttempt(attempt));
   const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
   const verified = await bank.verifyCallback(callback, context);
   if (!verified.ok) {
@@ -77,8 +79,9 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     return { kind: "done", payment };
   }
-  // Product 23: a link cancelled or expired while the buyer was at the bank takes no capture.
-  if (await isLinkClosedFor(tx, deps, payment, nowMs)) {
+  // A subscriber may refuse the capture (a link cancelled or expired while the buyer was at the
+  // bank takes none).
+  if ((await askSubscribers(tx, deps, "capturing", payment, nowMs)) !== null) {
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
     await failPayment(tx, deps, payment, nowMs);
     return { kind: "done", payment };
@@ -94,7 +97,7 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
   invariant(await tx.bank.claimAuth(attemptId, nowMs), `attempt ${attemptId}: a capture was claimed before`);
   const dueAtMs = nowMs + CAPTURE_CHECK_FIRST_MS;
   await tx.bank.openCheck(
-    { attemptId, connectionId: payment.connectionId, kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
+    { attemptId, connectionId: connectionOfAttempt(attempt), kind: "resolve", amount: payment.amount, bankReference: null, dueAtMs },
     nowMs,
   );
   deps.timers.schedule(CAPTURE_CHECK_TIMER, attemptId, dueAtMs);
