@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS connections (
   monthly_max     INTEGER,
   window_minutes  INTEGER,
   window_max      INTEGER,
-  bank_config     TEXT     -- JSON settings of a non-sim bank (product 17 `est` object); added in version 5
+  bank_config     TEXT     -- JSON settings of a non-sim bank (docs/banks.md `est` object); added in version 5
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS partners (
@@ -206,7 +206,7 @@ CREATE TABLE IF NOT EXISTS refunds (
   updated_at_ms       INTEGER NOT NULL,
   UNIQUE (partner_id, partner_refund_code)
 ) WITHOUT ROWID;
--- A pending refund blocks new ones on the payment (product 9); the index makes it a fact.
+-- A pending refund blocks new ones on the payment (docs/contract.md, Refunds); the index makes it a fact.
 CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
 -- Approved credit refunds a day end has not netted yet, and the refunds of a payout batch.
@@ -230,7 +230,7 @@ CREATE TABLE IF NOT EXISTS payout_batches (
   reference     TEXT,   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`); version 5
   UNIQUE (partner_id, day)
 ) WITHOUT ROWID;
--- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
+-- Settled captures not yet in a payout batch (docs/contract.md, Refunds), and the captures of a batch.
 CREATE INDEX IF NOT EXISTS payments_payout_due ON payments(partner_id, expected_value_date)
   WHERE settled_day IS NOT NULL AND payout_batch_id IS NULL;
 CREATE INDEX IF NOT EXISTS payments_by_payout_batch ON payments(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
@@ -263,7 +263,7 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   PRIMARY KEY (delivery_id, n)
 ) WITHOUT ROWID;
 
--- Running totals behind the product 4 connection limits (issue 17): the amounts of a connection's
+-- Running totals behind the docs/seed.md#partners-terminals-and-connections connection limits (issue 17): the amounts of a connection's
 -- `initiated` and `captured` payments per creation period, so a limit check reads a handful of rows
 -- instead of summing the month's payments. Units: 's' second, 'm' minute, 'h' hour (UTC epoch
 -- numbers), 'd' Istanbul day, 'w' ISO week (Monday 00:00 Istanbul), 'mo' Istanbul month
@@ -344,7 +344,7 @@ CREATE TRIGGER IF NOT EXISTS partners_catalog_delete AFTER DELETE ON partners BE
 -- `kasa webhooks tail` (issue 22) follows new deliveries and attempts by these, never by a scan.
 CREATE INDEX IF NOT EXISTS deliveries_by_created ON webhook_deliveries(created_at_ms, id);
 CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);
--- The merchant panel (product 18): users of one partner each, server-side sessions (only the
+-- The merchant panel (docs/panel.md): users of one partner each, server-side sessions (only the
 -- SHA-256 of the cookie's id is stored), and the audit log of every panel action and login.
 CREATE TABLE IF NOT EXISTS panel_users (
   id              TEXT PRIMARY KEY,
@@ -396,7 +396,7 @@ CREATE TABLE IF NOT EXISTS panel_login_failures (
 CREATE INDEX IF NOT EXISTS panel_login_failures_by_email ON panel_login_failures(email, at_ms);
 CREATE INDEX IF NOT EXISTS panel_login_failures_by_age ON panel_login_failures(at_ms);
 
--- Issue 16 (product 17): the bank side of a card attempt.
+-- Issue 16 (docs/banks.md): the bank side of a card attempt.
 -- One capture request (EST `Auth`) per attempt, ever: the row is written in the unit that moves the
 -- attempt to `capturing`, before the bank is called, and its key refuses a second one.
 CREATE TABLE IF NOT EXISTS bank_auths (
@@ -420,7 +420,7 @@ CREATE TABLE IF NOT EXISTS capture_checks (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;
 
--- Product 19 metrics (issue 20): state changes counted by triggers in the transaction of the change,
+-- docs/operating.md metrics (issue 20): state changes counted by triggers in the transaction of the change,
 -- so a unit that rolls back counts nothing. `payment` and `refund` count the state entered (creation
 -- included); `delivery` counts webhook attempts by outcome. Counted since schema version 6.
 CREATE TABLE IF NOT EXISTS metric_counts (

@@ -14,7 +14,7 @@ import { masterKeyArg, resolveMasterKey } from "./master-key";
 import { MasterKeyError } from "../src/store/secret-box";
 import type { Sensitive } from "../src/sensitive";
 
-/** Arguments every operator command shares (product 14). */
+/** Arguments every operator command shares (docs/operating.md, The operator CLI). */
 export const commonArgs = {
   db: { type: "string", description: "database file or postgres:// URL (default $KASA_DB, then ./kasa.db)", valueHint: "FILE|URL" },
   json: { type: "boolean", description: "print machine-readable JSON" },

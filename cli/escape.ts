@@ -1,4 +1,4 @@
-// Product 23: partner-supplied text (names, descriptions, URLs, payer names, item names) reaches
+// docs/decisions.md, Hardening: partner-supplied text (names, descriptions, URLs, payer names, item names) reaches
 // the operator's terminal through the CLI's human output. A control character in it could clear
 // the screen, move the cursor, recolour or forge table rows, and bidirectional overrides can
 // reorder what is shown; each is printed as a visible escape instead (`\x1b`, `\n`, `\u202e`).

@@ -2,7 +2,7 @@ import { formatIstanbul, toIso } from "../src/domain/checks/istanbul-time";
 import { formatTry } from "../src/domain/checks/money";
 import { escapeControls } from "./escape";
 
-// Formatting shared by the operator commands (product 14): humans read TRY and Istanbul wall
+// Formatting shared by the operator commands (docs/operating.md, The operator CLI): humans read TRY and Istanbul wall
 // time; `--json` carries integers of kuruş and UTC ISO instants, like the API.
 
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));

@@ -3,9 +3,9 @@ import { isPostgresUrl } from "../src/store/open";
 import { MasterKeyError, newMasterKeyText, parseMasterKey } from "../src/store/secret-box";
 import { CliError } from "./cli-error";
 
-// Product 19: where the master key comes from, in this order: `--master-key-file FILE`, the
+// docs/operating.md: where the master key comes from, in this order: `--master-key-file FILE`, the
 // environment variable KASA_MASTER_KEY, or the sandbox's own key file beside its database
-// (`<db>.key`). Never a command-line value (product 23: secrets are not arguments).
+// (`<db>.key`). Never a command-line value (docs/decisions.md, Hardening: secrets are not arguments).
 
 export const MASTER_KEY_ENV = "KASA_MASTER_KEY";
 
@@ -20,7 +20,7 @@ export const masterKeyArg = {
 export const sandboxKeyFile = (db: string): string => `${db}.key`;
 
 /**
- * Only a database file has a "beside": an in-memory one and a PostgreSQL URL (product 22) take
+ * Only a database file has a "beside": an in-memory one and a PostgreSQL URL (docs/postgresql.md) take
  * their key from --master-key-file or the environment, and a sandbox on PostgreSQL without one
  * keeps its demo secrets in clear.
  */

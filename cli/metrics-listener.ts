@@ -5,7 +5,7 @@ import { CliError } from "./cli-error";
 export type MetricsListener = { close(): Promise<void> };
 
 /**
- * product 19: `/metrics` only on its own listener (loopback unless --metrics-host), so the public
+ * docs/operating.md: `/metrics` only on its own listener (loopback unless --metrics-host), so the public
  * port never exposes it. Started before the database is touched: a port in use changes nothing.
  */
 export async function startMetricsListener(host: string, port: number, render: () => Promise<string>): Promise<MetricsListener> {

@@ -22,7 +22,7 @@ import { versionCommand } from "./commands/version";
 import { openapiCommand } from "./commands/openapi";
 import { webhooksCommand } from "./commands/webhooks";
 
-/** product 14: every subcommand works on the same database file as the server. */
+/** docs/operating.md, The operator CLI: every subcommand works on the same database file as the server. */
 export const root = defineCommand({
   meta: { name: "kasa", version: pkg.version, description: "Card-payment orchestration service and its operator tools." },
   subCommands: {

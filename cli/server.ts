@@ -43,11 +43,11 @@ export type ServerOptions = {
   limits?: string;
   /** `serve` only: start even though the published sandbox demo key is an active key. */
   allowDemoKey?: boolean;
-  /** product 19: pretty on a terminal, JSON lines otherwise (log shippers). */
+  /** docs/operating.md: pretty on a terminal, JSON lines otherwise (log shippers). */
   logFormat?: "pretty" | "json";
-  /** product 19: the separate /metrics listener; off when undefined. */
+  /** docs/operating.md: the separate /metrics listener; off when undefined. */
   metrics?: { host: string; port: number };
-  /** product 19: `--master-key-file`; else $KASA_MASTER_KEY, else DB.key (the sandbox makes one). */
+  /** docs/operating.md: `--master-key-file`; else $KASA_MASTER_KEY, else DB.key (the sandbox makes one). */
   masterKeyFile?: string;
   /** `--db-password-file`: the PostgreSQL password, when the URL has none. */
   dbPasswordFile?: string;
@@ -68,7 +68,7 @@ export async function refuseClearBankSecrets(store: Store, masterKey: Buffer | n
 }
 
 /**
- * Product 23: `serve` refuses to start while the published sandbox demo key (printed by every
+ * docs/decisions.md, Hardening: `serve` refuses to start while the published sandbox demo key (printed by every
  * sandbox, in the README) is an active key of the database, which happens when a database that
  * began as a sandbox goes to production. `--allow-demo-key` overrides it.
  */
@@ -153,7 +153,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  // product 19: stop accepting, let in-flight requests finish (their writes commit before they
+  // docs/operating.md: stop accepting, let in-flight requests finish (their writes commit before they
   // answer), then stop timers and close the database after the queue drained.
   const deadline = wallNowMs() + SHUTDOWN_GRACE_MS;
   await drain(server, SHUTDOWN_GRACE_MS);
@@ -168,7 +168,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   else consola.info("kasa stopped cleanly");
 }
 
-/** product 19: in-flight requests get this long after SIGTERM before their connections are cut. */
+/** docs/operating.md: in-flight requests get this long after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function drain(server: { close(closeAll?: boolean): Promise<void> }, graceMs: number): Promise<void> {

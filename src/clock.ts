@@ -23,7 +23,7 @@ export class ManualClock implements Clock {
 }
 
 /**
- * Sandbox (product 13): the system clock plus an offset that only grows. The offset is kept in
+ * Sandbox (docs/contract.md, The sandbox): the system clock plus an offset that only grows. The offset is kept in
  * the database by the caller, so a restart keeps sandbox time.
  */
 export class SandboxClock implements Clock {

@@ -21,7 +21,7 @@ export type Config = {
 };
 
 export type Deps = {
-  /** All-or-nothing admission over several rate budgets (product 12). */
+  /** All-or-nothing admission over several rate budgets (docs/contract.md, Rate limits). */
   rateLimiter: RateLimiter;
   store: Store;
   clock: Clock;
@@ -29,7 +29,7 @@ export type Deps = {
   log: Log;
   config: Config;
   timers: Timers;
-  /** The bank adapter of each connection (product 17); card steps call them outside units of work. */
+  /** The bank adapter of each connection (docs/banks.md); card steps call them outside units of work. */
   banks: BankRegistry;
   /**
    * Who hears a payment's in-unit events (domain/payments/events.ts), in this order; handed in

@@ -1,10 +1,10 @@
 /**
- * THE error catalog: every code of interface.md §7.2, §7.3 and product.md §3, with its HTTP
+ * THE error catalog: every code of docs/errors.md, API errors / Handoff-stage errors (the buyer's card step); docs/contract.md, Requests and authentication, with its HTTP
  * status and a default message. Callers' errors are thrown only as `fail(code, detail?)`;
  * anything else that escapes a handler is a bug and becomes a logged 500 `internal_error`.
  */
 export const ERROR_CATALOG = {
-  // interface 7.2
+  // docs/errors.md, API errors
   validation_error: [400, "The request failed validation."],
   sensitive_data_not_allowed: [400, "A free-text field looks like a card number or IBAN."],
   duplicate_partner_tx_code: [409, "This partnerTxCode belongs to a different request."],
@@ -32,7 +32,7 @@ export const ERROR_CATALOG = {
   payment_link_items_amount_mismatch: [422, "Item amounts do not sum to amount."],
   rate_limited: [429, "Too many requests."],
   service_overloaded: [503, "The service is at capacity; retry with exponential backoff."],
-  // interface 7.3
+  // docs/errors.md, Handoff-stage errors (the buyer's card step)
   payment_ref_invalid: [404, "Unknown or invalid payment reference."],
   payment_ref_expired: [404, "The payment reference has expired."],
   payment_prepare_already_started: [409, "3D Secure already started for this payment reference."],
@@ -41,7 +41,7 @@ export const ERROR_CATALOG = {
   psp_inactive: [422, "The payment provider is inactive."],
   virtual_pos_card_type_not_supported: [422, "This card type is not supported here."],
   payment_declined: [422, "The bank declined the card."],
-  // product 3
+  // docs/contract.md, Requests and authentication
   unauthorized: [401, "Missing, malformed, unknown or revoked API key."],
   forbidden: [403, "Access denied."],
   not_found: [404, "No such endpoint."],
@@ -67,7 +67,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Throws the catalog error; `message` names the field and the rule when there is one (product 3). */
+/** Throws the catalog error; `message` names the field and the rule when there is one (docs/contract.md, Requests and authentication). */
 export function fail(code: ErrorCode, message?: string, headers?: Record<string, string>): never {
   throw new ApiError(code, message, headers);
 }

@@ -176,13 +176,13 @@ export interface AutoSubmitFormInput {
 const AUTO_SUBMIT_ID = "kasa-auto-submit";
 
 /**
- * A POST form that submits itself (product 6): with scripts the nonce'd one-liner submits it, without
+ * A POST form that submits itself (docs/checkout.md): with scripts the nonce'd one-liner submits it, without
  * them the <noscript> button does. The caller puts it in `renderPage` with the action's origin
  * in `formActions`.
  */
 export const autoSubmitForm = (input: AutoSubmitFormInput): SafeHtml => {
   const action = toHttpUrl(input.action).href;
-  // The bank's 3D form must carry the card (product 16), so this is the one place it is revealed.
+  // The bank's 3D form must carry the card (docs/decisions.md, Readings of the contract), so this is the one place it is revealed.
   const hidden = Object.entries(input.fields).map(([name, value]) => {
     const text = value instanceof Sensitive ? value.reveal() : value;
     return html`<input type="hidden" name="${name}" value="${text}">`;
@@ -196,7 +196,7 @@ ${hidden}
 };
 
 export interface ErrorPageInput {
-  /** Catalog code, or null for the generic pages (connection limits, card type: interface 4.7). */
+  /** Catalog code, or null for the generic pages (connection limits, card type: docs/checkout.md, The handoff relay and the 3D step). */
   code: string | null;
   message: string;
   traceId: string | null;
@@ -204,7 +204,7 @@ export interface ErrorPageInput {
   status?: number;
 }
 
-/** Product 6.5: a short message, the code and the traceId; callers never pass card data here. */
+/** docs/checkout.md, Error pages: a short message, the code and the traceId; callers never pass card data here. */
 export const errorPage = (input: ErrorPageInput): PageResponse => {
   const facts = [
     input.code !== null && html`<dt>Hata kodu</dt><dd><code>${input.code}</code></dd>`,

@@ -3,7 +3,7 @@ import type { Clock } from "./clock";
 import { API_KEY_RANDOM_CHARS } from "./limits";
 import { Sensitive } from "./sensitive";
 
-// The only randomness in src/ (product 2 formats).
+// The only randomness in src/ (docs/contract.md#identifiers-and-formats formats).
 
 const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford, lower-case
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -46,7 +46,7 @@ export function createIds(clock: Clock) {
     nonce: () => base64url(16),
     apiKey: () => new Sensitive(`kasa_sk_${randomChars(BASE62, API_KEY_RANDOM_CHARS)}`),
     secret: (prefix: string) => new Sensitive(`${prefix}${base64url(24)}`),
-    // product 18: the merchant panel.
+    // docs/panel.md: the merchant panel.
     userId: () => `usr_${randomChars(BASE32, 16)}`,
     /** 32 bytes: the cookie is the only credential of a logged-in user. */
     sessionId: () => new Sensitive(base64url(32)),
@@ -54,7 +54,7 @@ export function createIds(clock: Clock) {
     /** One-time passwords printed by `kasa users add|reset-password` and the sandbox banner. */
     password: () => new Sensitive(randomChars(BASE62, 20)),
     salt: () => randomBytes(16),
-    /** Product 22: a kasa instance on a shared database, for its heartbeat row. */
+    /** docs/postgresql.md: a kasa instance on a shared database, for its heartbeat row. */
     instanceId: () => `ins_${randomChars(BASE32, 16)}`,
   };
 }
@@ -62,5 +62,5 @@ export function createIds(clock: Clock) {
 /** Session ids are stored only as SHA-256, as keys are: a copy of the database opens no session. */
 export const hashSessionId = (id: Sensitive<string>): string => createHash("sha256").update(id.reveal()).digest("hex");
 
-/** Keys are stored and looked up only as SHA-256 (product 2). */
+/** Keys are stored and looked up only as SHA-256 (docs/contract.md, Identifiers and formats). */
 export const hashApiKey = (key: Sensitive<string>): string => createHash("sha256").update(key.reveal()).digest("hex");

@@ -4,7 +4,7 @@ import type { Log } from "./deps";
 
 /**
  * The service log over consola. Fields are rendered with JSON.stringify, so a Sensitive value
- * prints "[redacted]"; errors keep their stack (product 3: a 500 is logged with its stack).
+ * prints "[redacted]"; errors keep their stack (docs/contract.md, Requests and authentication: a 500 is logged with its stack).
  */
 export function createLog(tag = "kasa", instance: ConsolaInstance = createConsola({ level: 3 })): Log {
   const logger = instance.withTag(tag);
@@ -22,7 +22,7 @@ function replacer(_key: string, value: unknown): unknown {
 }
 
 /**
- * product 19 `--log-format json`: one JSON object per line (time, level, msg, then the fields), for
+ * docs/operating.md `--log-format json`: one JSON object per line (time, level, msg, then the fields), for
  * log shippers. Sensitive values print "[redacted]" as in the pretty form.
  */
 export function createJsonLog(write: (line: string) => void, tag = "kasa"): Log {

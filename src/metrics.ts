@@ -1,7 +1,7 @@
 import * as prom from "prom-client";
 
 /**
- * product 19: the Prometheus registry, on prom-client (it runs inside the compiled Bun binary,
+ * docs/operating.md: the Prometheus registry, on prom-client (it runs inside the compiled Bun binary,
  * default process metrics included). A thin facade: counters and histograms are fed as things
  * happen; gauges, and counters kept elsewhere (the database's trigger counts), are read at scrape.
  */

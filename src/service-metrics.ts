@@ -6,7 +6,7 @@ const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
 /**
- * product 19's metric families: HTTP requests and latency by route and status, group-commit batch
+ * docs/operating.md's metric families: HTTP requests and latency by route and status, group-commit batch
  * sizes and commit time, webhook outbox depth and attempt outcomes, pending timers by kind,
  * payment and refund transitions, rate-limit refusals by budget, bank calls with latency; and
  * prom-client's default process metrics (CPU, memory, event-loop lag), prefixed `kasa_`.

@@ -4,7 +4,7 @@ import type { TimerModule } from "./timer-module";
 import type { PendingTimer } from "./timers";
 
 /**
- * Product 22: on a database other kasa instances write to (PostgreSQL), each instance keeps its
+ * docs/postgresql.md: on a database other kasa instances write to (PostgreSQL), each instance keeps its
  * own timer heap as the fast path and, every TIMER_POLL_INTERVAL_MS, asks the database for due rows
  * it did not schedule: a payment another instance created, a refund left by an instance that
  * stopped. Handlers re-check their row and every transition is conditional (or claimed, webhooks),

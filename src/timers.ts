@@ -35,7 +35,7 @@ export class Timers {
   /** Kinds whose timers are counted per key, scheduled or running (`holds`); key -> count. */
   private readonly held = new Map<string, Map<string, number>>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
-  /** Wall-clock instant the loop last found nothing more due (product 19's /readyz timer check). */
+  /** Wall-clock instant the loop last found nothing more due (docs/operating.md's /readyz timer check). */
   lastRanAtMs: number | undefined;
 
   constructor(
@@ -57,7 +57,7 @@ export class Timers {
   }
 
   /**
-   * Counts this kind's timers per key from now on, so `holds` can tell (product 22: the poll of a
+   * Counts this kind's timers per key from now on, so `holds` can tell (docs/postgresql.md: the poll of a
    * shared database hands over only what this instance is not already doing). Meant for kinds with
    * few rows at a time: a count per key costs memory the big kinds (expiries, webhooks) do without.
    */

@@ -21,7 +21,7 @@ async function printAcceptance(args: { json?: boolean }, ctx: CliContext, partne
 }
 
 export const holdsCommand = defineCommand({
-  meta: { name: "holds", description: "Set or clear an admin hold (product 10).\n\nExample: kasa holds set --partner ptn_demo" },
+  meta: { name: "holds", description: "Set or clear an admin hold.\n\nExample: kasa holds set --partner ptn_demo" },
   subCommands: {
     set: defineCommand({
       meta: {
@@ -101,7 +101,7 @@ const accept = defineCommand({
 export const agreementsCommand = defineCommand({
   meta: {
     name: "agreements",
-    description: "Manage partner agreements (product 10).\n\nExample: kasa agreements accept --partner ptn_demo --code DPA",
+    description: "Manage partner agreements.\n\nExample: kasa agreements accept --partner ptn_demo --code DPA",
   },
   subCommands: { add, accept },
 });

@@ -95,7 +95,7 @@ const check = defineCommand({
 export const connectionsCommand = defineCommand({
   meta: {
     name: "connections",
-    description: "Bank connections: list them, check one against its bank (product 17).\n\nExample: kasa connections check vpos-est",
+    description: "Bank connections: list them, check one against its bank.\n\nExample: kasa connections check vpos-est",
   },
   subCommands: { list, check },
 });

@@ -9,7 +9,7 @@ import { commonArgs, output, table, withStore } from "../context";
 import { tryOrDash } from "../format";
 import { toPayoutJson } from "./payouts";
 
-// `kasa dayend` (product 9, 14): runs every day end that is due by the database's clock (the
+// `kasa dayend` (docs/contract.md, Refunds; docs/operating.md, The operator CLI): runs every day end that is due by the database's clock (the
 // sandbox clock when the database has one, else the system clock) and has not run yet, oldest
 // first. Safe while the server runs: the dayends row decides who runs a day end, so the server's
 // midnight timer and this command never both settle or pay one day. Webhooks are only queued;

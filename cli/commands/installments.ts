@@ -12,13 +12,13 @@ import type { CommissionBasis } from "../../src/domain/installments/types";
 import { CliError } from "../cli-error";
 import { commonArgs, output, table } from "../context";
 
-// `kasa installments quote` (issue 6): without flags it prints the golden vectors of product 8,
+// `kasa installments quote` (issue 6): without flags it prints the golden vectors of docs/contract.md, The math,
 // the same file the unit tests check, so partners can test their own rounding against it; with
 // flags it computes one quote. Pure math: no database is opened.
 
 const QUOTE_FLAGS = ["basis", "base", "rate", "fee", "share"] as const;
 
-/** A golden vector: the inputs of one quote and the amounts product 8 gives for them. */
+/** A golden vector: the inputs of one quote and the amounts docs/contract.md#the-math gives for them. */
 type QuoteRow = QuoteInput & { commissionAmount: number; customerShareAmount: number; totalAmount: number };
 
 const COLUMNS = ["basis", "baseAmount", "rateBps", "fixedFee", "shareBps", "commissionAmount", "customerShareAmount", "totalAmount"];
@@ -60,7 +60,7 @@ export const installmentsQuoteCommand = defineCommand({
   meta: {
     name: "quote",
     description:
-      "Print product 8's golden vectors, or compute one quote from the flags.\n\nExample: kasa installments quote --basis gross --base 100000 --rate 450 --fee 100 --share 10000 --json",
+      "Print the installment math's golden vectors, or compute one quote from the flags.\n\nExample: kasa installments quote --basis gross --base 100000 --rate 450 --fee 100 --share 10000 --json",
   },
   args: {
     basis: { type: "string", description: "commission basis: gross (default) or net", valueHint: "gross|net" },
@@ -82,6 +82,6 @@ export const installmentsQuoteCommand = defineCommand({
 });
 
 export const installmentsCommand = defineCommand({
-  meta: { name: "installments", description: "Installment commission math (product 8).\n\nExample: kasa installments quote --json" },
+  meta: { name: "installments", description: "Installment commission math.\n\nExample: kasa installments quote --json" },
   subCommands: { quote: installmentsQuoteCommand },
 });

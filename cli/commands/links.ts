@@ -10,7 +10,7 @@ import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import type { LinkRow, LinkSummaryRow, PaymentSummaryRow } from "../../src/store/rows";
 
-// `kasa links list|show` (product 14): read-only. The CLI does not know the address the server
+// `kasa links list|show` (docs/operating.md, The operator CLI): read-only. The CLI does not know the address the server
 // is reached at, so `url` is the path `/l/<token>` unless `--base-url` is given.
 
 export function toLinkSummaryJson(l: LinkSummaryRow) {
@@ -40,7 +40,7 @@ const toLinkTableRow = (l: LinkSummaryRow) => ({
   expires: istanbulOrDash(l.expiresAtMs),
 });
 
-/** interface 2.1's record, plus the owner, the terminal and the payments made through it. */
+/** docs/contract.md#the-link-record's record, plus the owner, the terminal and the payments made through it. */
 function toLinkDetailJson(l: LinkRow, baseUrl: string, payments: PaymentSummaryRow[]) {
   return { ...toLinkJson(l, baseUrl), partnerId: l.partnerId, terminalId: l.terminalId, payments: payments.map(toPaymentSummaryJson) };
 }
@@ -102,6 +102,6 @@ const show = defineCommand({
 });
 
 export const linksCommand = defineCommand({
-  meta: { name: "links", description: "Inspect payment links (interface 2.1).\n\nExample: kasa links list --status pending" },
+  meta: { name: "links", description: "Inspect payment links.\n\nExample: kasa links list --status pending" },
   subCommands: { list, show },
 });

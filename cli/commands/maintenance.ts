@@ -7,7 +7,7 @@ import type { OpenedStore } from "../../src/store/open";
 import { CliError } from "../cli-error";
 import { commonArgs, output, resolveDbPath, withStore } from "../context";
 
-// product 19: backup, restore and check, the operator's side of keeping the one database safe.
+// docs/operating.md: backup, restore and check, the operator's side of keeping the one database safe.
 
 /** Creates `file` empty with mode 0600 (refusing an existing file), so the copy is never readable by others. */
 function createPrivateFile(file: string): void {
@@ -24,7 +24,7 @@ function createPrivateFile(file: string): void {
 }
 
 /**
- * A SQLite file's maintenance: on PostgreSQL (product 22) copies and restores are PostgreSQL's own
+ * A SQLite file's maintenance: on PostgreSQL (docs/postgresql.md) copies and restores are PostgreSQL's own
  * tools' job (pg_dump, pg_restore, base backups and WAL archiving), so the command says so.
  */
 function sqliteDb(store: OpenedStore, command: string, instead: string): Db {
@@ -117,7 +117,7 @@ export const checkCommand = defineCommand({
   args: { ...commonArgs },
   run: async ({ args }) => {
     const findings = await withStore(args, async ({ store }) => {
-      // Product 22: a PostgreSQL database has no file for kasa to check (docs/postgresql.md).
+      // docs/postgresql.md: a PostgreSQL database has no file for kasa to check (docs/postgresql.md).
       if (store.kind === "postgres") return await store.invariantFindings();
       const db = store.db;
       const sqlite = sqliteFindings(db);

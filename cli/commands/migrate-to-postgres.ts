@@ -7,7 +7,7 @@ import { CliError } from "../cli-error";
 import { output, requireArg, table } from "../context";
 import { openVerified } from "./maintenance";
 
-// Product 22: `kasa migrate-to-postgres --from FILE --to URL` copies a SQLite database into an empty
+// docs/postgresql.md: `kasa migrate-to-postgres --from FILE --to URL` copies a SQLite database into an empty
 // PostgreSQL database, all or nothing (docs/postgresql.md). The file is only read, as one snapshot.
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!;

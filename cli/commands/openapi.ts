@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { documentedRoutes } from "../../src/http/routes";
 import { openApiDocument } from "../../src/openapi/document";
 
-// Product 20: `kasa openapi` prints the document GET /openapi.json serves, for client generators.
+// docs/api.md: `kasa openapi` prints the document GET /openapi.json serves, for client generators.
 export const openapiCommand = defineCommand({
   meta: {
     name: "openapi",

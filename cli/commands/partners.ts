@@ -134,7 +134,7 @@ const FLAG_OF: Record<string, string> = {
 };
 
 /**
- * Product 23: a secret is read from a file or from standard input, never from the command line,
+ * docs/decisions.md, Hardening: a secret is read from a file or from standard input, never from the command line,
  * where `ps` and shell history would show it. One trailing newline is dropped; `none` as the file
  * name removes the secret.
  */
@@ -225,7 +225,7 @@ const set = defineCommand({
 export const partnersCommand = defineCommand({
   meta: {
     name: "partners",
-    description: "List, inspect and change partners (product 4).\n\nExample: kasa partners set ptn_demo --status suspended",
+    description: "List, inspect and change partners.\n\nExample: kasa partners set ptn_demo --status suspended",
   },
   subCommands: { list, show, set },
 });

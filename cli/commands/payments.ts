@@ -8,7 +8,7 @@ import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../forma
 import { toRefundJson, toRefundTableRow } from "./refunds";
 import type { PaymentRow, PaymentSummaryRow } from "../../src/store/rows";
 
-// `kasa payments list|show` (product 14): read-only. The single-use `paymentRef` is a handoff
+// `kasa payments list|show` (docs/operating.md, The operator CLI): read-only. The single-use `paymentRef` is a handoff
 // credential and is never printed; card data beyond the masked PAN is never stored at all.
 
 /** A payment in listings (also inside `links show` and `payouts show`). */
@@ -45,7 +45,7 @@ export const toPaymentTableRow = (p: PaymentSummaryRow) => ({
   created: istanbulOrDash(p.createdAtMs),
 });
 
-/** The whole record for `payments show`: interface 2.3's fields and the operator's extras. */
+/** The whole record for `payments show`: docs/contract.md#the-payment-record's fields and the operator's extras. */
 function toPaymentDetailJson(p: PaymentRow) {
   return {
     paymentCode: p.code,
@@ -142,6 +142,6 @@ const show = defineCommand({
 });
 
 export const paymentsCommand = defineCommand({
-  meta: { name: "payments", description: "Inspect payments (product 5).\n\nExample: kasa payments list --status captured" },
+  meta: { name: "payments", description: "Inspect payments.\n\nExample: kasa payments list --status captured" },
   subCommands: { list, show },
 });

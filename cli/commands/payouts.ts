@@ -9,7 +9,7 @@ import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import { toRefundJson, toRefundTableRow } from "./refunds";
 import type { PayoutBatchRow } from "../../src/store/rows";
 
-// `kasa payouts list|show` (product 14, product 9): read-only. interface.md shows no payout
+// `kasa payouts list|show` (docs/operating.md, The operator CLI; docs/contract.md, Refunds): read-only. interface.md shows no payout
 // record, so this is the operator's shape: the batch, the captures it pays and the credit
 // refunds it deducts.
 

@@ -5,11 +5,11 @@ import { commonArgs, output, requireArg, withStore } from "../context";
 import { details, istanbulOrDash, tryOrDash } from "../format";
 import type { RefundRow } from "../../src/store/rows";
 
-// `kasa refunds show ID` (product 14): interface 2.4's record plus what only the operator sees
+// `kasa refunds show ID` (docs/operating.md, The operator CLI): docs/contract.md#the-refund-record's record plus what only the operator sees
 // (payment, partner, the partner's own code, the payout batch that deducted a credit refund).
 
 export function toRefundJson(r: RefundRow) {
-  // The API's record (interface 2.4) with the operator's fields, in the order `kasa` has always printed.
+  // The API's record (docs/contract.md, The refund record) with the operator's fields, in the order `kasa` has always printed.
   const { refundId, createdAt, updatedAt, ...rest } = toApiRefundJson(r);
   return {
     refundId,
@@ -67,6 +67,6 @@ const show = defineCommand({
 });
 
 export const refundsCommand = defineCommand({
-  meta: { name: "refunds", description: "Inspect refunds (product 9).\n\nExample: kasa refunds show rfd_01jd0000000000000000" },
+  meta: { name: "refunds", description: "Inspect refunds.\n\nExample: kasa refunds show rfd_01jd0000000000000000" },
   subCommands: { show },
 });

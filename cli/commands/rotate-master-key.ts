@@ -7,7 +7,7 @@ import { commonArgs, openStoreOrExplain, output, resolveDbPath } from "../contex
 import { MASTER_KEY_ENV, resolveMasterKey, sandboxKeyFile } from "../master-key";
 import { existsSync, readFileSync } from "node:fs";
 
-// Product 19: `kasa rotate-master-key` re-seals every secret (partners' webhook secrets, bank
+// docs/operating.md: `kasa rotate-master-key` re-seals every secret (partners' webhook secrets, bank
 // connections' settings) under a new master key, in one transaction. The current key comes from
 // where every command takes it; when that is the sandbox's own DB.key, the file is replaced too.
 

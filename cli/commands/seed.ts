@@ -21,7 +21,7 @@ function readSeedFile(file: string): unknown {
 export const seedCommand = defineCommand({
   meta: {
     name: "seed",
-    description: "Load a seed file (product 15): validated whole, atomic, idempotent.\n\nExample: kasa seed seed.json --db kasa.db",
+    description: "Load a seed file: validated whole, atomic, idempotent.\n\nExample: kasa seed seed.json --db kasa.db",
   },
   args: { file: { type: "positional", description: "seed file (JSON)", required: true }, ...commonArgs },
   run: async ({ args }) => {

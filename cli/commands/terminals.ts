@@ -12,7 +12,7 @@ import type { TerminalRow } from "../../src/store/rows";
 const ALL = "all";
 const BOOL = ["true", "false"];
 
-/** Operator view of a terminal, every field of product 4. */
+/** Operator view of a terminal, every field of docs/seed.md, Partners, terminals and connections. */
 export function toTerminalJson(t: TerminalRow) {
   return {
     id: t.id,
@@ -160,7 +160,7 @@ const set = defineCommand({
 export const terminalsCommand = defineCommand({
   meta: {
     name: "terminals",
-    description: "List, inspect and change terminals (product 4).\n\nExample: kasa terminals set T-1001 --active false",
+    description: "List, inspect and change terminals.\n\nExample: kasa terminals set T-1001 --active false",
   },
   subCommands: { list, show, set },
 });

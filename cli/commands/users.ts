@@ -5,7 +5,7 @@ import { Sensitive } from "../../src/sensitive";
 import { commonArgs, output, requireArg, table, withStore } from "../context";
 import type { PanelUserRow } from "../../src/store/rows";
 
-// product 18: merchant panel users. Thin: the rules live in src/domain/users/service.ts, which the
+// docs/panel.md: merchant panel users. Thin: the rules live in src/domain/users/service.ts, which the
 // panel's users page calls too. A password is printed once and stored only as its hash.
 
 const toUserJson = (u: PanelUserRow) => ({
@@ -107,7 +107,7 @@ export const usersCommand = defineCommand({
   meta: {
     name: "users",
     description:
-      "Manage merchant panel users (product 18).\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
+      "Manage merchant panel users.\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
   },
   subCommands: {
     add,

@@ -17,7 +17,7 @@ import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { escapeControls } from "../escape";
 
 // The commands only write the outbox; the running server's sweep picks queued rows up within
-// seconds (or its next start does), so these are safe while it runs (product 14).
+// seconds (or its next start does), so these are safe while it runs (docs/operating.md, The operator CLI).
 const QUEUED_NOTE = "queued; the server sends it within seconds (or when it next starts)";
 
 const when = (iso: string | null): string => (iso === null ? "-" : formatIstanbul(Date.parse(iso)));
@@ -143,7 +143,7 @@ const tail = defineCommand({
         await tailWebhooks(store.q, {
           partnerId: args.partner ?? null,
           signal: stop.signal,
-          // NDJSON with --json; otherwise one line each, partner text escaped (product 23).
+          // NDJSON with --json; otherwise one line each, partner text escaped (docs/decisions.md, Hardening).
           emit: (line) => process.stdout.write(`${args.json ? JSON.stringify(line) : escapeControls(describeTailLine(line))}\n`),
         });
       } finally {
@@ -156,7 +156,7 @@ const tail = defineCommand({
 export const webhooksCommand = defineCommand({
   meta: {
     name: "webhooks",
-    description: "Inspect, resend and follow webhook deliveries (product 11, 21).\n\nExample: kasa webhooks list --status failed",
+    description: "Inspect, resend and follow webhook deliveries.\n\nExample: kasa webhooks list --status failed",
   },
   subCommands: { list, show, resend, test, tail },
 });

@@ -1,7 +1,7 @@
 import type { Sensitive } from "../sensitive";
 
 /**
- * What kasa needs from a bank, whatever the bank (product 17). The simulated bank (`sim/`) and the
+ * What kasa needs from a bank, whatever the bank (docs/banks.md). The simulated bank (`sim/`) and the
  * EST / NestPay connector (`est/`) implement it; `registry.ts` picks one per connection.
  * Every call is async because a real one is network I/O; callers record the in-flight state before
  * calling and the result after (DESIGN "How a request flows" 3).
@@ -9,7 +9,7 @@ import type { Sensitive } from "../sensitive";
  * Amounts are integer kuruş; time is epoch ms passed in, never read here.
  */
 export interface BankGateway {
-  /** Connection `bank` value this gateway serves (product 4), e.g. "sim". */
+  /** Connection `bank` value this gateway serves (docs/seed.md, Partners, terminals and connections), e.g. "sim". */
   readonly bank: string;
   /** Origin the 3D form posts to (the bank's gate): the relay page allows it in CSP form-action. */
   readonly acsOrigin: string;
@@ -25,7 +25,7 @@ export interface BankGateway {
    * never sends the charge again. `approved: null` while the bank still cannot say.
    */
   captureStatus(input: CaptureInput): Promise<CaptureResult>;
-  /** Cancels a capture of the same processing day (refund method `void`, product 9). */
+  /** Cancels a capture of the same processing day (refund method `void`, docs/contract.md, Refunds). */
   void(input: RefundInput): Promise<RefundResult>;
   /** Credits back part or all of a capture (refund method `credit`). */
   refund(input: RefundInput): Promise<RefundResult>;
@@ -66,7 +66,7 @@ export interface Start3dInput {
   /**
    * Origin the buyer's browser ends on after the callback's 303 (the partner's returnUrl, or kasa's
    * own origin for hosted result pages). Chromium applies CSP form-action to that redirect, so a
-   * bank page under a strict CSP (the simulated ACS) must allow it (product 6). Real banks ignore it.
+   * bank page under a strict CSP (the simulated ACS) must allow it (docs/checkout.md). Real banks ignore it.
    */
   returnOrigin?: string | null;
   nowMs: number;
@@ -141,7 +141,7 @@ export interface RefundStatusInput {
   nowMs: number;
 }
 
-/** The bank fields of a refund record (interface 2.4). */
+/** The bank fields of a refund record (docs/contract.md, The refund record). */
 export interface RefundResult {
   status: "approved" | "declined" | "pending";
   procReturnCode: string | null;

@@ -1,7 +1,7 @@
 import { wallNowMs } from "../clock";
 import type { BankGateway } from "./gateway";
 
-// product 19 metrics: every bank call by bank, operation and outcome, with its latency. The
+// docs/operating.md metrics: every bank call by bank, operation and outcome, with its latency. The
 // adapter is wrapped once, where the registry hands it out; its own code knows nothing of metrics.
 
 export type BankCall = { bank: string; operation: string; outcome: string; ms: number };

@@ -1,5 +1,5 @@
 /**
- * The simulated bank's test cards and demo BIN table (product 6). Shipped as data: the sandbox seed
+ * The simulated bank's test cards and demo BIN table (docs/checkout.md). Shipped as data: the sandbox seed
  * loader writes DEMO_BINS, the sandbox banner prints TEST_CARDS, and the bank reads card behaviour
  * from here. Nothing else about a card influences the simulated bank.
  */
@@ -22,11 +22,11 @@ export const isSimProfile = (value: unknown): value is SimProfile =>
 export interface TestCard {
   pan: string;
   profile: SimProfile;
-  /** The outcome column of product 6, for the sandbox banner and docs. */
+  /** The outcome column of docs/checkout.md, for the sandbox banner and docs. */
   outcome: string;
 }
 
-/** Product 6, every row, in its order. Any future expiry and any 3-digit CVV work. */
+/** docs/checkout.md, every row, in its order. Any future expiry and any 3-digit CVV work. */
 export const TEST_CARDS: readonly TestCard[] = [
   { pan: "4000001100000009", profile: "approve", outcome: "approved" },
   { pan: "4000002200000006", profile: "approve", outcome: "approved" },
@@ -45,7 +45,7 @@ export const TEST_CARDS: readonly TestCard[] = [
 
 export type CardFamily = "credit" | "debit" | "prepaid" | "foreign";
 
-/** One row of the BIN table, in the seed file's shape (product 15 `bins`). */
+/** One row of the BIN table, in the seed file's shape (docs/seed.md#the-seed-file `bins`). */
 export interface DemoBin {
   bin: string;
   brand: string | null;
@@ -64,7 +64,7 @@ const credit = (bin: string, brand: string, bank: string, installments = true): 
 });
 
 /**
- * 8-digit BINs of the test cards (product 6 "BIN facts"). 34000014 is left out on purpose: it is the
+ * 8-digit BINs of the test cards (docs/checkout.md "BIN facts"). 34000014 is left out on purpose: it is the
  * unresolved-BIN card. Cards that share a BIN row's facts still get their own row, because
  * every test card has its own 8-digit prefix.
  */
@@ -85,5 +85,5 @@ export const DEMO_BINS: readonly DemoBin[] = [
 
 const PROFILE_BY_PAN: ReadonlyMap<string, SimProfile> = new Map(TEST_CARDS.map((c) => [c.pan, c.profile]));
 
-/** Any card outside the table behaves like an ordinary approved card (product 6, last row). */
+/** Any card outside the table behaves like an ordinary approved card (docs/checkout.md, last row). */
 export const toSimProfile = (pan: string): SimProfile => PROFILE_BY_PAN.get(pan) ?? "approve";

@@ -6,7 +6,7 @@ import { toWebResponse } from "./pages/handoff";
 import { renderPage } from "../html";
 import { documentedRoutes } from "./routes";
 
-// Product 20: GET /openapi.json (the document) and GET /docs (a reference page rendered on the
+// docs/api.md: GET /openapi.json (the document) and GET /docs (a reference page rendered on the
 // server from it, no third-party assets). Public like the API description of any service: neither
 // needs a key or draws on a budget. The document is built once per process.
 
@@ -28,7 +28,7 @@ export function apiDocsRoutes(deps: Deps): PageRoute[] {
       handle: () => {
         const page = renderPage({ title: "kasa API reference", body: renderReference(doc()), nonce: deps.ids.nonce(), formActions: [] });
         const res = toWebResponse(page);
-        // An English reference (product 20 leaves the language free); the shell says Turkish.
+        // An English reference (docs/api.md leaves the language free); the shell says Turkish.
         return new Response(String(page.body).replace('<html lang="tr">', '<html lang="en">'), {
           status: res.status,
           headers: res.headers,

@@ -8,7 +8,7 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 export type Caller = { partner: PartnerRow; key: ApiKeyRow };
 
 /**
- * 401 for a missing, malformed, unknown or revoked key (product 3). Keys are looked up by their
+ * 401 for a missing, malformed, unknown or revoked key (docs/contract.md, Requests and authentication). Keys are looked up by their
  * SHA-256 and the stored hash is compared in constant time, so neither the lookup nor the
  * comparison reveals anything about valid keys.
  */

@@ -2,7 +2,7 @@ import type { H3Event } from "h3";
 import { clientIp, rateKeyForIp } from "../domain/rate-limits/client-ip";
 
 /**
- * The rate-limit identity of the caller's address (product 12): the socket peer, or with
+ * The rate-limit identity of the caller's address (docs/contract.md, Rate limits): the socket peer, or with
  * --trust-proxy the address our proxy appended to X-Forwarded-For; IPv4-mapped IPv6 normalised,
  * IPv6 per /64. In-process test requests have no socket and share one "unknown" key.
  */

@@ -28,9 +28,9 @@ export type ApiReply = { status: number; body: unknown; headers?: Record<string,
 export type ApiRoute = {
   method: Method;
   path: string;
-  /** The pre-auth IP/platform gate of interface 8 covers every API-key /v1 endpoint. */
+  /** The pre-auth IP/platform gate of docs/contract.md#limits covers every API-key /v1 endpoint. */
   gate: boolean;
-  /** Rate budgets checked all-or-nothing after the key (product 12 names). */
+  /** Rate budgets checked all-or-nothing after the key (docs/contract.md#rate-limits names). */
   budgets: readonly BudgetName[];
   /** Seconds for Retry-After on a 429 of this route; null = no header (installment options). */
   retryAfterS: number | null;
@@ -95,7 +95,7 @@ export function endpoint(deps: Deps, route: ApiRoute) {
   };
 }
 
-/** Product 23: every string of an API body is storable text before its schema reads it (400 naming the field). */
+/** docs/decisions.md, Hardening: every string of an API body is storable text before its schema reads it (400 naming the field). */
 
 export function routeParams(event: H3Event): Record<string, string> {
   return ((event.context as { params?: Record<string, string> }).params ?? {}) as Record<string, string>;

@@ -5,7 +5,7 @@ import { errorResponse } from "./envelope";
 import { toWebResponse } from "./pages/handoff";
 import { errorPage } from "../html";
 
-// Answers the HTTP layer itself produces (issue 14, product 23): a path no route has, a method a
+// Answers the HTTP layer itself produces (issue 14, docs/decisions.md, Hardening): a path no route has, a method a
 // path does not take, a path h3 cannot decode (bad percent-encoding, invalid UTF-8), an error h3
 // raises before a handler runs. Each is kasa's own answer, never h3's or Bun's default body:
 // the JSON envelope on the API families (`/v1`, `/sandbox`), an HTML page with the code and trace

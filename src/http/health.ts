@@ -2,9 +2,9 @@ import { wallNowMs } from "../clock";
 import type { Deps } from "../deps";
 import type { PageRoute } from "./page";
 
-/** product 19: a write must commit within this long for /readyz to answer 200. */
+/** docs/operating.md: a write must commit within this long for /readyz to answer 200. */
 export const READY_WRITE_TIMEOUT_MS = 1_000;
-/** product 19: the timer loop must have run within this long (it beats every second when started). */
+/** docs/operating.md: the timer loop must have run within this long (it beats every second when started). */
 export const READY_TIMER_STALE_MS = 5_000;
 
 const PROBE_KEY = "health.probe";
@@ -12,7 +12,7 @@ const PROBE_KEY = "health.probe";
 export type HealthOptions = { wallNowMs?: () => number; writeTimeoutMs?: number };
 
 /**
- * product 19: /healthz and /readyz for load balancers and systemd. They are page routes, not API
+ * docs/operating.md: /healthz and /readyz for load balancers and systemd. They are page routes, not API
  * routes, so they never pass the pre-auth IP gate, a key check or a rate budget.
  */
 export function healthRoutes(deps: Deps, opts: HealthOptions = {}): PageRoute[] {

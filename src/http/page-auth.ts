@@ -6,7 +6,7 @@ import { roleAllows } from "../domain/users/service";
 import { Sensitive } from "../sensitive";
 import type { PanelRole } from "../store/rows";
 
-// The page pipeline's auth column for the merchant panel (product 18): the cookie names a
+// The page pipeline's auth column for the merchant panel (docs/panel.md): the cookie names a
 // server-side session, the route names the least role, and every POST carries the CSRF token.
 
 export const SESSION_COOKIE = "kasa_panel";

@@ -8,11 +8,11 @@ import { withPagesBudget } from "./pages/pages-budget";
 // simulators add theirs in bank-pages.ts).
 
 export function pageRoutes(deps: Deps): PageRoute[] {
-  // product 23: each draws on the buyer's `pages.ip` budget first (the bank's callback excepted).
+  // docs/decisions.md, Hardening: each draws on the buyer's `pages.ip` budget first (the bank's callback excepted).
   return withPagesBudget(deps, [
-    // interface 4.7 / product 6: POST /handoff and POST /handoff/callback/:attemptId.
+    // docs/checkout.md, The handoff relay and the 3D step: POST /handoff and POST /handoff/callback/:attemptId.
     ...handoffPages(deps),
-    // interface 1.4, 3.1, 4.1.1 / product 7, 16: the hosted link pages. GET /l/:token, POST
+    // docs/contract.md, Payment links / Link states / redirectUrl; docs/checkout.md, Payment link pages; docs/decisions.md, Readings of the contract: the hosted link pages. GET /l/:token, POST
     // /l/:token/options (JSON), the no-JS steps POST /l/:token/installments and /card, POST
     // /l/:token/pay, GET /l/:token/result.
     ...linkPages(deps),

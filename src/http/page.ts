@@ -12,7 +12,7 @@ import { PAGE_MESSAGES } from "./page-messages";
 import { readFormBody } from "./read";
 import type { PanelRole } from "../store/rows";
 
-/** Who may open a page: anyone, or a panel user with at least this role (product 18). */
+/** Who may open a page: anyone, or a panel user with at least this role (docs/panel.md). */
 export type PageAuth = "none" | `panel:${PanelRole}`;
 
 /** What the pipeline hands a page: the panel session and its POST's form (read once, CSRF-checked). */
@@ -26,14 +26,14 @@ export type PageContext = { session: PanelSession | null; form: Record<string, s
 export type PageRoute = {
   method: Method;
   path: string;
-  /** Default "none". A panel POST is also audited under `action` (product 18's audit log). */
+  /** Default "none". A panel POST is also audited under `action` (docs/panel.md's audit log). */
   auth?: PageAuth;
   action?: string;
   /** Per-IP budgets, checked before anything else is read (429 page). */
   budgets?: readonly BudgetName[];
   handle(event: H3Event, traceId: string, ctx: PageContext): Promise<Response> | Response;
   /**
-   * Product 23: every buyer-facing page draws on `pages.ip` (pages-budget.ts) and refuses with an
+   * docs/decisions.md, Hardening: every buyer-facing page draws on `pages.ip` (pages-budget.ts) and refuses with an
    * HTML page; "json" refuses in the API envelope (the options the page's script asks for);
    * "exempt" draws nothing (the bank's signed callback, which carries a finished 3D step).
    */

@@ -5,7 +5,7 @@ import { describeIssue } from "../domain/checks/valibot-issue";
 import { readCapped } from "../bytes";
 import { MAX_BODY_BYTES } from "../limits";
 
-/** Reads at most MAX_BODY_BYTES (product 3: else 413), without buffering an oversized body. */
+/** Reads at most MAX_BODY_BYTES (docs/contract.md, Requests and authentication: else 413), without buffering an oversized body. */
 export async function readLimitedBytes(req: Request): Promise<Uint8Array> {
   const length = req.headers.get("content-length");
   const declared = Number(length ?? "0");
@@ -24,7 +24,7 @@ export async function readLimitedBytes(req: Request): Promise<Uint8Array> {
 export const readLimitedText = async (req: Request): Promise<string> =>
   new TextDecoder("utf-8", { fatal: false }).decode(await readLimitedBytes(req));
 
-/** JSON-only bodies (product 3): wrong content type, empty or malformed JSON are 400. */
+/** JSON-only bodies (docs/contract.md, Requests and authentication): wrong content type, empty or malformed JSON are 400. */
 export async function readJsonBody(req: Request): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") fail("validation_error", "body: Content-Type must be application/json");
@@ -42,7 +42,7 @@ export async function readFormBody(req: Request): Promise<Record<string, string>
   return (await readFormBodyBytes(req)).form;
 }
 
-/** A form body parsed, and its raw bytes: a bank's callback is signed over those (product 17). */
+/** A form body parsed, and its raw bytes: a bank's callback is signed over those (docs/banks.md). */
 export async function readFormBodyBytes(req: Request): Promise<{ form: Record<string, string>; raw: Uint8Array }> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") fail("validation_error", "body: a form post is required");
@@ -53,7 +53,7 @@ export async function readFormBodyBytes(req: Request): Promise<{ form: Record<st
   return { form, raw };
 }
 
-/** Runs a valibot schema; the first issue becomes `path: message` (product 3). */
+/** Runs a valibot schema; the first issue becomes `path: message` (docs/contract.md, Requests and authentication). */
 export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;

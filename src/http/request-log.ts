@@ -2,7 +2,7 @@ import type { H3, H3Event } from "h3";
 import { wallNowMs } from "../clock";
 import type { Log } from "../deps";
 
-/** What one answered request looks like to the log and the metrics (product 19). */
+/** What one answered request looks like to the log and the metrics (docs/operating.md). */
 export type RequestRecord = { method: string; route: string; status: number; ms: number; traceId: string | null; partnerId: string | null };
 
 /** The context key the API pipeline sets once a key authenticated, so the request line can name the partner. */
@@ -34,11 +34,11 @@ function routeOf(event: H3Event): string {
   return route === undefined || route === "/**" ? "unmatched" : route;
 }
 
-/** product 19: one log line per request. */
+/** docs/operating.md: one log line per request. */
 export const logRequest = (log: Log) => (r: RequestRecord) => log.info("request", r);
 
 /**
- * Product 19 shutdown: how many requests are being answered now, and a wait for none (or the
+ * docs/operating.md shutdown: how many requests are being answered now, and a wait for none (or the
  * deadline). The server's own close stops accepting but does not wait for requests already read
  * from a connection, and the store must not close under them.
  */

@@ -14,7 +14,7 @@ import type { SandboxBuyer } from "./sandbox/simulate";
 import { refundBody } from "../domain/refunds/schema";
 
 // The whole API as one table (DESIGN.md): method, path, gate, budgets, Retry-After, body schema,
-// handler. Budget names are product 12's.
+// handler. Budget names are docs/contract.md#rate-limits's.
 
 const RETRY_AFTER_S = 60;
 
@@ -28,7 +28,7 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
       retryAfterS: RETRY_AFTER_S,
       handle: getAcceptance,
     },
-    // interface 4.1-4.4 / 8: writes share one key budget, reads another, all four one IP budget.
+    // docs/contract.md, Create a link / List links / Read and cancel a link / Limits: writes share one key budget, reads another, all four one IP budget.
     {
       method: "POST",
       path: "/v1/payment-links",
@@ -62,7 +62,7 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
       retryAfterS: RETRY_AFTER_S,
       handle: cancelPaymentLink,
     },
-    // interface 4.8 / 4.9: one per-partner budget (product 12), and 429 without Retry-After (interface 8, 7.2).
+    // docs/contract.md, Options for a card / The overview: one per-partner budget (docs/contract.md, Rate limits), and 429 without Retry-After (docs/contract.md, Limits; docs/errors.md, API errors).
     {
       method: "POST",
       path: "/v1/installment-options",
@@ -81,7 +81,7 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
       body: installmentOverviewBody,
       handle: postInstallmentOverview,
     },
-    // interface 4.5, 4.6, 4.13 / 8: every create attempt (replays too) draws on three budgets; lookups on reads.key (product 12).
+    // docs/contract.md, Create a payment / Read a payment / Limits: every create attempt (replays too) draws on three budgets; lookups on reads.key (docs/contract.md, Rate limits).
     {
       method: "POST",
       path: "/v1/payments",
@@ -100,7 +100,7 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
       retryAfterS: RETRY_AFTER_S,
       handle: getPayment,
     },
-    // interface 4.10, 4.11, 4.13: refunds share the reads.key budget (product 12); one body for all three (product 16).
+    // docs/contract.md, Refunds / The refund record: refunds share the reads.key budget (docs/contract.md, Rate limits); one body for all three (docs/decisions.md, Readings of the contract).
     {
       method: "POST",
       path: "/v1/payments/:paymentCode/refunds",
@@ -139,7 +139,7 @@ export function apiRoutes(_deps: Deps): ApiRoute[] {
   ];
 }
 
-/** product 13, 21: only in sandbox mode; elsewhere these paths are plain 404s. */
+/** docs/contract.md, The sandbox: only in sandbox mode; elsewhere these paths are plain 404s. */
 export function sandboxRoutes(clock: SandboxClockControl, buyer: () => SandboxBuyer): ApiRoute[] {
   return [
     { method: "GET", path: "/sandbox/clock", gate: false, budgets: [], retryAfterS: null, handle: getClock(clock) },

@@ -9,7 +9,7 @@ import examples from "./examples.json" with { type: "json" };
 import { BODY_ERRORS, COMMON_ERRORS, OPERATIONS, type OperationDoc } from "./operations";
 import * as r from "./records";
 
-// Issue 21, product 20: the OpenAPI 3.1 description of every API operation, generated from the
+// Issue 21, docs/api.md: the OpenAPI 3.1 description of every API operation, generated from the
 // route table (paths, methods, budgets' Retry-After), the valibot schemas the endpoints parse with
 // (request bodies) and the record schemas of ./records.ts (responses), with every error code an
 // operation can answer grouped by its status, and the webhooks under `webhooks`. Examples are real
@@ -95,7 +95,7 @@ function webhooks(): Json {
       name: `${prefix}Signature`,
       in: "header",
       required: true,
-      description: "HMAC-SHA256 of the raw body with the partner's webhook secret (interface 6.3).",
+      description: "HMAC-SHA256 of the raw body with the partner's webhook secret.",
       schema: { type: "string" },
     },
     {
@@ -130,7 +130,7 @@ function webhooks(): Json {
     out[type] = {
       post: {
         operationId: `webhook_${type.replace(/[._]/g, "_")}`,
-        summary: `${type}: a thin trigger; fetch the current state by query (interface 6)`,
+        summary: `${type}: a thin trigger; fetch the current state by query`,
         parameters: headers,
         requestBody: { required: true, content: { "application/json": { schema } } },
         responses: { "200": { description: "Any 2xx within 5 s: delivered. 3xx and 4xx: permanent failure. 5xx or timeout: retried." } },

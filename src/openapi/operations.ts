@@ -16,7 +16,7 @@ export type OperationDoc = {
   query?: Record<string, { schema: Record<string, unknown>; description: string }>;
 };
 
-/** Every API-key operation can answer these (product 3, interface 8). */
+/** Every API-key operation can answer these (docs/contract.md, Requests and authentication / Limits). */
 export const COMMON_ERRORS: readonly ErrorCode[] = ["unauthorized", "rate_limited", "internal_error"];
 /** Every operation that reads a body can answer these too. */
 export const BODY_ERRORS: readonly ErrorCode[] = ["validation_error", "request_too_large"];
@@ -37,13 +37,13 @@ const int = (min: number, max?: number) => ({ type: "integer", minimum: min, ...
 export const OPERATIONS: Record<string, OperationDoc> = {
   "GET /v1/payment-acceptance": {
     operationId: "getPaymentAcceptance",
-    summary: "Is the account accepting payments (interface 4.12)",
+    summary: "Is the account accepting payments",
     responses: { 200: r.acceptance },
     errors: [],
   },
   "POST /v1/payment-links": {
     operationId: "createPaymentLink",
-    summary: "Create a payment link (interface 4.1)",
+    summary: "Create a payment link",
     responses: { 201: r.paymentLink },
     errors: [
       "sensitive_data_not_allowed",
@@ -55,7 +55,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/payment-links": {
     operationId: "listPaymentLinks",
-    summary: "List payment links, newest first (interface 4.2)",
+    summary: "List payment links, newest first",
     responses: { 200: r.paymentLinkPage },
     errors: ["validation_error"],
     query: {
@@ -70,31 +70,31 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/payment-links/:id": {
     operationId: "getPaymentLink",
-    summary: "Read a payment link (interface 4.3)",
+    summary: "Read a payment link",
     responses: { 200: r.paymentLink },
     errors: ["payment_link_not_found"],
   },
   "DELETE /v1/payment-links/:id": {
     operationId: "cancelPaymentLink",
-    summary: "Cancel a payment link (interface 4.4)",
+    summary: "Cancel a payment link",
     responses: { 200: r.paymentLink },
     errors: ["payment_link_not_found", "payment_link_already_paid", "payment_link_expired", "payment_link_cancelled"],
   },
   "POST /v1/installment-options": {
     operationId: "getInstallmentOptions",
-    summary: "Installment options for a card BIN (interface 4.8)",
+    summary: "Installment options for a card BIN",
     responses: { 200: r.installmentOptions },
     errors: ["terminal_not_allowed"],
   },
   "POST /v1/installment-options/overview": {
     operationId: "getInstallmentOverview",
-    summary: "Installment overview without a BIN (interface 4.9)",
+    summary: "Installment overview without a BIN",
     responses: { 200: r.installmentOverview },
     errors: ["terminal_not_allowed"],
   },
   "POST /v1/payments": {
     operationId: "createPayment",
-    summary: "Create a cardless payment (interface 4.5)",
+    summary: "Create a cardless payment",
     responses: { 201: r.paymentCreated, 200: r.paymentCreated },
     errors: [
       "terminal_not_allowed",
@@ -111,62 +111,62 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/payments": {
     operationId: "getPaymentByTxCode",
-    summary: "Read the active payment of a partnerTxCode (interface 4.6)",
+    summary: "Read the active payment of a partnerTxCode",
     responses: { 200: r.payment },
     errors: ["validation_error", "payment_not_found"],
     query: { partnerTxCode: { schema: { type: "string", minLength: 1 }, description: "the partner's transaction code" } },
   },
   "GET /v1/payments/:paymentCode": {
     operationId: "getPayment",
-    summary: "Read a payment (interface 4.13)",
+    summary: "Read a payment",
     responses: { 200: r.payment },
     errors: ["payment_not_found"],
   },
   "POST /v1/payments/:paymentCode/refunds": {
     operationId: "refundPayment",
-    summary: "Refund, method chosen by kasa (interface 4.10)",
+    summary: "Refund, method chosen by kasa",
     responses: { 201: r.refundCreated },
     errors: REFUND_ERRORS,
   },
   "POST /v1/payments/:paymentCode/refunds/credit": {
     operationId: "creditPayment",
-    summary: "Refund as a credit (interface 4.11)",
+    summary: "Refund as a credit",
     responses: { 201: r.refundCreated },
     errors: REFUND_ERRORS,
   },
   "POST /v1/payments/:paymentCode/refunds/void": {
     operationId: "voidPayment",
-    summary: "Refund as a same-day void (interface 4.11)",
+    summary: "Refund as a same-day void",
     responses: { 201: r.refundCreated },
     errors: REFUND_ERRORS,
   },
   "GET /v1/payments/:paymentCode/refunds/:refundId": {
     operationId: "getRefund",
-    summary: "Read a refund (interface 4.13)",
+    summary: "Read a refund",
     responses: { 200: r.refund },
     errors: ["refund_not_found"],
   },
   "GET /sandbox/clock": {
     operationId: "getSandboxClock",
-    summary: "The sandbox clock (product 13; sandbox only)",
+    summary: "The sandbox clock (sandbox only)",
     responses: { 200: r.clock },
     errors: ["not_found"],
   },
   "POST /sandbox/clock": {
     operationId: "moveSandboxClock",
-    summary: "Move the sandbox clock forward (product 13; sandbox only)",
+    summary: "Move the sandbox clock forward (sandbox only)",
     responses: { 200: r.clock },
     errors: ["not_found"],
   },
   "POST /sandbox/payments/:paymentCode/simulate": {
     operationId: "simulatePayment",
-    summary: "Pay a payment as a buyer would, without a browser (product 21; sandbox only)",
+    summary: "Pay a payment as a buyer would, without a browser (sandbox only)",
     responses: { 200: r.simulated },
     errors: ["not_found", "payment_not_found"],
   },
   "POST /sandbox/payment-links/:id/simulate": {
     operationId: "simulatePaymentLink",
-    summary: "Pay a payment link as a buyer would (product 21; sandbox only)",
+    summary: "Pay a payment link as a buyer would (sandbox only)",
     responses: { 200: r.simulated },
     errors: ["not_found", "payment_link_not_found", "payment_link_already_paid", "payment_link_expired", "payment_link_cancelled"],
   },

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 
-// Issue 21, product 20: the response bodies of the API as valibot schemas, field for field the
+// Issue 21, docs/api.md: the response bodies of the API as valibot schemas, field for field the
 // views' output (domain/*/view.ts). The OpenAPI document is generated from them, and the API test
 // suite checks every response it receives against them, so a view and its description cannot drift.
 
@@ -16,7 +16,7 @@ const cardFamily = v.nullable(v.picklist(["credit", "debit", "prepaid", "foreign
 const refundStatus = v.picklist(["pending", "approved", "declined"]);
 const refundMethod = v.picklist(["void", "credit"]);
 
-/** Interface 2.2 / 4.5. */
+/** docs/contract.md, Create a payment. */
 export const paymentCreated = v.strictObject({
   paymentCode: v.string(),
   status: paymentStatus,
@@ -25,7 +25,7 @@ export const paymentCreated = v.strictObject({
   idempotentReplay: v.boolean(),
 });
 
-/** Interface 2.3. */
+/** docs/contract.md, The payment record. */
 export const payment = v.strictObject({
   paymentCode: v.string(),
   partnerTxCode: v.string(),
@@ -44,10 +44,10 @@ export const payment = v.strictObject({
   refunds: v.array(v.strictObject({ refundId: v.string(), amount: int, status: refundStatus, createdAt: iso, updatedAt: iso })),
 });
 
-/** Product 21: the payment record with the simulated buyer's outcome. */
+/** docs/contract.md, The sandbox: the payment record with the simulated buyer's outcome. */
 export const simulated = v.strictObject({ ...payment.entries, outcome: v.string() });
 
-/** Interface 2.1. */
+/** docs/contract.md, The link record. */
 export const paymentLink = v.strictObject({
   id: v.string(),
   token: v.string(),
@@ -68,7 +68,7 @@ export const paymentLink = v.strictObject({
   payerName: strOrNull,
 });
 
-/** Interface 4.2. */
+/** docs/contract.md, List links. */
 export const paymentLinkPage = v.strictObject({ items: v.array(paymentLink), page: int, size: int, hasMore: v.boolean() });
 
 const option = v.strictObject({
@@ -82,7 +82,7 @@ const option = v.strictObject({
 });
 const basis = v.picklist(["gross", "net"]);
 
-/** Interface 4.8. */
+/** docs/contract.md, Options for a card. */
 export const installmentOptions = v.strictObject({
   cardBrand: strOrNull,
   cardFamily,
@@ -93,17 +93,17 @@ export const installmentOptions = v.strictObject({
 
 const groupSource = { cardType: cardFamily, onUs: v.nullable(v.boolean()), cardBrand: strOrNull };
 
-/** Interface 4.9. */
+/** docs/contract.md, The overview. */
 export const installmentOverview = v.strictObject({
   commissionBasis: basis,
   maximums: v.array(v.strictObject({ option, source: v.strictObject(groupSource) })),
   optionGroups: v.array(v.strictObject({ ...groupSource, onUsRequired: v.nullable(v.boolean()), options: v.array(option) })),
 });
 
-/** Interface 2.4 creation answer (4.10, 4.11, product 16). */
+/** docs/contract.md#the-refund-record creation answer (4.10, 4.11, docs/decisions.md, Readings of the contract). */
 export const refundCreated = v.strictObject({ refundId: v.string(), method: refundMethod, status: refundStatus });
 
-/** Interface 2.4. */
+/** docs/contract.md, The refund record. */
 export const refund = v.strictObject({
   refundId: v.string(),
   method: refundMethod,
@@ -117,7 +117,7 @@ export const refund = v.strictObject({
   updatedAt: iso,
 });
 
-/** Interface 2.6 / 4.12. */
+/** docs/contract.md, Payment acceptance. */
 export const acceptance = v.strictObject({
   acceptingPayments: v.boolean(),
   partnerStatus: v.picklist(["active", "suspended", "closed"]),
@@ -139,13 +139,13 @@ export const acceptance = v.strictObject({
   ),
 });
 
-/** Product 13. */
+/** docs/contract.md, The sandbox. */
 export const clock = v.strictObject({ now: iso });
 
-/** Interface 7.1: every error. */
+/** docs/contract.md, Errors: every error. */
 export const errorEnvelope = v.strictObject({ error: v.strictObject({ code: v.string(), message: v.string(), traceId: v.string() }) });
 
-/** Interface 6: the thin webhook event body (`data` fields depend on the type). */
+/** docs/contract.md, Webhooks: the thin webhook event body (`data` fields depend on the type). */
 export const webhookEvent = v.object({
   id: v.string(),
   type: v.string(),

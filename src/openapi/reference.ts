@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from "../html";
 
-// Product 20: GET /docs, the OpenAPI document as a readable page, rendered on the server (no
+// docs/api.md: GET /docs, the OpenAPI document as a readable page, rendered on the server (no
 // scripts, no third-party assets): every operation with its summary, parameters, request body,
 // answers and error codes, then the webhooks.
 

@@ -13,7 +13,7 @@ import { csrfField, panelPage, seeOther } from "./layout";
 import { money, when } from "./format";
 import type { PartnerRow } from "../store/rows";
 
-// Product 18: the overview (today's captures, acceptance status) and the acceptance page (holds,
+// docs/panel.md: the overview (today's captures, acceptance status) and the acceptance page (holds,
 // agreements; an admin accepts a `consent` agreement, which lifts its hold).
 
 const partnerOf = async (deps: Deps, session: PanelSession): Promise<PartnerRow> =>

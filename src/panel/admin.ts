@@ -9,7 +9,7 @@ import { PANEL_PAGE_SIZE } from "../limits";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { when } from "./format";
 
-// Product 18, admin pages: API keys (an issued key is shown once, on the answer to the POST, and
+// docs/panel.md, admin pages: API keys (an issued key is shown once, on the answer to the POST, and
 // never again), users, and the audit log. Each change goes through the same domain function as
 // `kasa keys …` / `kasa users …`, scoped to the admin's partner.
 

@@ -4,7 +4,7 @@ import { roleAllows } from "../domain/users/service";
 import { html, renderPage, type SafeHtml } from "../html";
 import type { PanelRole } from "../store/rows";
 
-// The panel's page shell (product 18): the shared strict-CSP page of html.ts, wider, with a
+// The panel's page shell (docs/panel.md): the shared strict-CSP page of html.ts, wider, with a
 // navigation of the pages the user's role may open, and the logout form. No script at all: every
 // action is a form post, so the panel works without JavaScript and by keyboard alone.
 

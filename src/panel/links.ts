@@ -14,7 +14,7 @@ import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
 import type { LinkRow, PartnerRow } from "../store/rows";
 
-// Product 18: payment links. The list is interface 4.2's (first page, newest first); a new link
+// docs/panel.md: payment links. The list is docs/contract.md#list-links's (first page, newest first); a new link
 // is the same body as POST /v1/payment-links, built from the form and checked by the same schema
 // and service, so an item sum that misses the amount is the API's 422 with its code.
 

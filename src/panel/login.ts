@@ -9,7 +9,7 @@ import { readFormBody } from "../http/read";
 import { Sensitive } from "../sensitive";
 import { seeOther, toResponse } from "./layout";
 
-// Product 18: the login form (fields `email` and `password`), its per-IP budget, and logout.
+// docs/panel.md: the login form (fields `email` and `password`), its per-IP budget, and logout.
 
 function loginPage(
   deps: Deps,

@@ -12,7 +12,7 @@ import { csrfField, panelPage, toResponse } from "./layout";
 import { money, toCount, toKurus } from "./format";
 import type { PaymentRow } from "../store/rows";
 
-// Product 18: a payment taken in the panel (channel `panel`). Staff types amount, installment,
+// docs/panel.md: a payment taken in the panel (channel `panel`). Staff types amount, installment,
 // terminal and partnerTxCode; kasa creates it by 4.5's rules and shows its own card form, which
 // posts straight to the relay (/handoff), so the panel never reads the card; the bank's 3D step
 // follows, and the callback's 303 comes back to /panel/new-payment/done.

@@ -13,7 +13,7 @@ import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
 import type { PaymentRow, PaymentStatus, PaymentSummaryRow } from "../store/rows";
 
-// Product 18: payments (filter by status and dates, search by paymentCode or partnerTxCode,
+// docs/panel.md: payments (filter by status and dates, search by paymentCode or partnerTxCode,
 // keyset-paged) and one payment with its refunds and the refund form. Every read is scoped to the
 // user's partner: another partner's paymentCode is payment_not_found, as on the API.
 

@@ -7,7 +7,7 @@ import { LIST_SIZE_MAX } from "../limits";
 import { panelPage } from "./layout";
 import { money, when } from "./format";
 
-// Product 18 / product 9: payout batches, latest first, and one batch with the captures it pays
+// docs/panel.md; docs/contract.md, Refunds: payout batches, latest first, and one batch with the captures it pays
 // and the credit refunds it nets off. The same reads `kasa payouts` uses, scoped to the partner.
 
 export function payoutPages(deps: Deps): PanelRoute[] {

@@ -10,7 +10,7 @@ import { payoutPages } from "./payouts";
 import { toPageRoute } from "./route";
 import { webhookPages } from "./webhooks";
 
-/** Product 18: the merchant panel under /panel/, every row on the page pipeline with its auth column. */
+/** docs/panel.md: the merchant panel under /panel/, every row on the page pipeline with its auth column. */
 export function panelRoutes(deps: Deps): PageRoute[] {
   const pages = [
     ...accountPages(deps),

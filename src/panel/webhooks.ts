@@ -15,8 +15,8 @@ import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { csrfField, panelPage, seeOther } from "./layout";
 
-// Product 18 / interface 6: the partner's webhook deliveries with every attempt; an admin resends
-// a settled one (same id and body, interface 6.3) or sends `webhook.test`. The operator CLI calls
+// docs/panel.md; docs/contract.md, Webhooks: the partner's webhook deliveries with every attempt; an admin resends
+// a settled one (same id and body, docs/contract.md, Signature) or sends `webhook.test`. The operator CLI calls
 // the same service functions; their refusals become catalog codes here, and another partner's
 // delivery is as absent as an unknown one.
 

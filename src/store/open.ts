@@ -2,11 +2,11 @@ import { openPostgresStore, type PgStore } from "./postgres/pg-store";
 import { openSqliteStore, type SqliteStore } from "./sqlite/sqlite-store";
 import type { OpenOptions } from "./store";
 
-/** `--db` / `$KASA_DB` names a PostgreSQL database by URL (product 22), anything else is a SQLite file. */
+/** `--db` / `$KASA_DB` names a PostgreSQL database by URL (docs/postgresql.md), anything else is a SQLite file. */
 export const isPostgresUrl = (db: string): boolean => /^postgres(ql)?:\/\//i.test(db);
 
 /**
- * Opens the store behind `--db` / `$KASA_DB`: a SQLite file, or a PostgreSQL URL (product 22),
+ * Opens the store behind `--db` / `$KASA_DB`: a SQLite file, or a PostgreSQL URL (docs/postgresql.md),
  * both behind the same declared interface (src/store/store.ts).
  */
 export function openStore(path: string, options: OpenOptions | "bun" | "node" = {}): Promise<OpenedStore> {

@@ -21,7 +21,7 @@ export type AttemptRow = {
   id: string;
   paymentCode: string;
   status: AttemptStatus;
-  /** Whether it used up one of the payment's card attempts (interface 3.2). */
+  /** Whether it used up one of the payment's card attempts (docs/contract.md, Payment states). */
   counted: boolean;
   createdAtMs: number;
   updatedAtMs: number;
@@ -65,7 +65,7 @@ export type ConnectionRow = {
   monthlyMax: number | null;
   windowMinutes: number | null;
   windowMax: number | null;
-  /** JSON settings of a non-sim bank (product 17), parsed and checked by the bank's adapter. */
+  /** JSON settings of a non-sim bank (docs/banks.md), parsed and checked by the bank's adapter. */
   bankConfig: string | null;
 };
 
@@ -95,14 +95,14 @@ export type BinRow = {
   installments: boolean;
 };
 
-/** Instants bounding each limit window of product 4; the rolling window starts after `windowAfterMs`. */
+/** Instants bounding each limit window of docs/seed.md, Partners, terminals and connections; the rolling window starts after `windowAfterMs`. */
 export type UsageWindows = { dayFromMs: number; weekFromMs: number; monthFromMs: number; windowAfterMs: number };
 
 export type ConnectionUsage = { day: bigint; week: bigint; month: bigint; window: bigint };
 
 export type LinkStatus = "pending" | "launched" | "initiated" | "completed" | "expired" | "failed" | "cancelled";
 
-/** interface 4.1.2 display item; `note` is null when it was not sent. */
+/** docs/contract.md#items-and-payername display item; `note` is null when it was not sent. */
 export type LinkItem = { name: string; note: string | null; amount: number };
 
 export type LinkRow = {
@@ -120,7 +120,7 @@ export type LinkRow = {
   allowedCounts: number[] | null;
   items: LinkItem[] | null;
   payerName: string | null;
-  /** n of the last `PL-<id>-<n>` payment made through the link (product 5). */
+  /** n of the last `PL-<id>-<n>` payment made through the link (docs/contract.md, Payments). */
   attemptSeq: number;
   firstOpenedAtMs: number | null;
   lastOpenedAtMs: number | null;
@@ -129,7 +129,7 @@ export type LinkRow = {
   updatedAtMs: number;
 };
 
-/** interface 4.2 filters, already validated and clamped; `offset`/`limit` from page and size. */
+/** docs/contract.md#list-links filters, already validated and clamped; `offset`/`limit` from page and size. */
 export type LinkListFilter = {
   partnerId: string;
   statuses: readonly LinkStatus[] | null;
@@ -224,7 +224,7 @@ export type PaymentRow = {
   linkId: string | null;
   status: PaymentStatus;
   amount: number;
-  /** Commission base on net terminals: the link's base amount, or the amount (product 5). */
+  /** Commission base on net terminals: the link's base amount, or the amount (docs/contract.md, Payments). */
   principal: number;
   currency: string;
   installment: number;
@@ -274,7 +274,7 @@ export type NewPayment = Pick<
   | "createdAtMs"
 >;
 
-/** What 3D start fixes on the payment (product 5): card facts from the BIN, and the rate. */
+/** What 3D start fixes on the payment (docs/contract.md, Payments): card facts from the BIN, and the rate. */
 export type CardFacts = {
   maskedPan: string;
   cardBrand: string | null;
@@ -284,7 +284,7 @@ export type CardFacts = {
   appliedFixedFee: number | null;
 };
 
-/** What capture records (product 5). */
+/** What capture records (docs/contract.md, Payments). */
 export type CaptureFacts = {
   commissionAmount: number;
   netToPartner: number;
@@ -310,7 +310,7 @@ export type RefundRow = {
   errMsg: string | null;
   /** The refund's own bank reference; null while the bank has not answered (or never issued one). */
   bankReference: string | null;
-  /** The payout batch that deducted this credit refund (product 9). */
+  /** The payout batch that deducted this credit refund (docs/contract.md, Refunds). */
   payoutBatchId: string | null;
   createdAtMs: number;
   updatedAtMs: number;
@@ -318,7 +318,7 @@ export type RefundRow = {
 
 export type NewRefund = Pick<RefundRow, "id" | "paymentCode" | "partnerId" | "partnerRefundCode" | "method" | "amount" | "createdAtMs">;
 
-/** What the bank said about a refund that is final (interface 2.4 bank fields). */
+/** What the bank said about a refund that is final (docs/contract.md#the-refund-record bank fields). */
 export type RefundOutcome = {
   procReturnCode: string | null;
   authCode: string | null;
@@ -326,7 +326,7 @@ export type RefundOutcome = {
   bankReference: string | null;
 };
 
-/** The amounts that decide what is left to refund (product 9). */
+/** The amounts that decide what is left to refund (docs/contract.md, Refunds). */
 export type RefundTotals = { approved: number; pending: number; count: number; approvedCredits: number };
 
 export type PayoutStatus = "pending" | "paid_out" | "failed";
@@ -346,7 +346,7 @@ export type PayoutBatchRow = {
 
 /**
  * What one partner is owed at a day end: settled captures due minus credit refunds not yet netted.
- * Exact (product 23): SQLite sums the integers and hands them over as decimal text, read as BigInt.
+ * Exact (docs/decisions.md, Hardening): SQLite sums the integers and hands them over as decimal text, read as BigInt.
  */
 export type PartnerDue = { captures: bigint; refunds: bigint };
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 
-// Product 19: partners' webhook secrets and bank connections' settings are kept encrypted
+// docs/operating.md: partners' webhook secrets and bank connections' settings are kept encrypted
 // (AES-256-GCM) when a master key is given. A sealed value names the key that sealed it and is
 // bound to its row and column (the additional data), so it cannot be moved to another row.
 

@@ -53,7 +53,7 @@ import type { SecretBox } from "./secret-box";
 
 // The store interface (issue 18): what the domain, the HTTP layer and the CLI may ask of a
 // database, declared once. `src/store/sqlite/` is its implementation today (group commit on one
-// SQLite file); a PostgreSQL implementation (product 22) implements the same declarations, so a
+// SQLite file); a PostgreSQL implementation (docs/postgresql.md) implements the same declarations, so a
 // feature is written once. Nothing outside src/store/ writes SQL or imports a driver.
 //
 // Every operation is asynchronous because a PostgreSQL driver is: on SQLite each one settles at
@@ -73,7 +73,7 @@ export interface Store {
    */
   readonly q: Repos;
   /**
-   * Whether other kasa instances may write to this database at the same time (product 22:
+   * Whether other kasa instances may write to this database at the same time (docs/postgresql.md:
    * PostgreSQL). Their timers then also poll it for due rows they did not schedule themselves.
    */
   readonly shared: boolean;
@@ -87,7 +87,7 @@ export interface Store {
   /** `kasa rotate-master-key`: every secret re-sealed under `next` (null: back to clear); how many. Reopen after. */
   rotateMasterKey(next: Buffer | null): Promise<number>;
   readonly stats: { batches: number; units: number };
-  /** product 19 metrics: told each commit's size (units) and how long it took (ms). */
+  /** docs/operating.md metrics: told each commit's size (units) and how long it took (ms). */
   observeBatches(observer: (units: number, ms: number) => void): void;
   /** Lets every queued unit commit, then closes the connection. */
   close(): Promise<void>;
@@ -96,7 +96,7 @@ export interface Store {
 export type OpenOptions = {
   /** SQLite: the driver (default: the running runtime's). */
   driver?: "bun" | "node";
-  /** Product 19: seals webhook secrets and bank settings at rest (AES-256-GCM); null keeps them in clear. */
+  /** docs/operating.md: seals webhook secrets and bank settings at rest (AES-256-GCM); null keeps them in clear. */
   masterKey?: Buffer | null;
   /** PostgreSQL: the password when the URL has none (`--db-password-file`); else $PGPASSWORD. */
   pgPassword?: Sensitive<string> | null;
@@ -137,7 +137,7 @@ export interface MetaOps {
   /** Inserts only when absent; answers the value that is now stored. */
   setOnce(key: string, value: string): Promise<string>;
   /**
-   * Product 22 rate-limit shares: renews this instance's heartbeat until `untilMs` (an instant at
+   * docs/postgresql.md rate-limit shares: renews this instance's heartbeat until `untilMs` (an instant at
    * or before `nowMs` takes it out), forgets every heartbeat that ran out by `nowMs`, and answers
    * the live instances' ids in byte order. Wall-clock instants, never the sandbox clock.
    */
@@ -163,7 +163,7 @@ export interface PartnersOps {
   get(id: string): Promise<PartnerRow | undefined>;
   list(): Promise<PartnerRow[]>;
   upsert(p: PartnerRow): Promise<void>;
-  /** Issues the next partnerReference of the partner's links (interface 2.1). */
+  /** Issues the next partnerReference of the partner's links (docs/contract.md, The link record). */
   nextLinkReference(partnerId: string): Promise<number>;
 }
 
@@ -187,8 +187,8 @@ export interface CatalogOps {
   upsertTerminal(t: TerminalRow): Promise<void>;
   bin(bin: string): Promise<BinRow | undefined>;
   /**
-   * Locks the connection's row until the unit ends, so units checking its limit totals (product 4)
-   * against a new charge run one at a time (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's
+   * Locks the connection's row until the unit ends, so units checking its limit totals (docs/seed.md, Partners, terminals and connections)
+   * against a new charge run one at a time (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE; SQLite's
    * single writer already runs units one at a time, so there it does nothing). Taken before the
    * unit writes any payment: the totals' rows are locked by those writes, after this one.
    */
@@ -215,7 +215,7 @@ export interface AcceptanceOps {
 }
 
 export interface WebhooksOps {
-  /** The outbox row, written in the same unit of work as the state change it reports (product 11). */
+  /** The outbox row, written in the same unit of work as the state change it reports (docs/contract.md, Webhooks). */
   insert(d: Pick<DeliveryRow, "id" | "partnerId" | "type" | "body" | "occurredAtMs">): Promise<void>;
   get(id: string): Promise<DeliveryRow | undefined>;
   /** Newest first (by creation, then id), optionally one partner and/or one status. */
@@ -259,20 +259,20 @@ export interface LinksOps {
   get(id: string): Promise<LinkRow | undefined>;
   /**
    * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
-   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
    * at a time, so there it does nothing). Taken first in the unit, before any write.
    * A link's attempts and payments are checked under it.
    */
   lock(id: string): Promise<void>;
-  /** The caller's link only; another partner's id reads as absent (interface 4.3). */
+  /** The caller's link only; another partner's id reads as absent (docs/contract.md, Read and cancel a link). */
   getOwned(partnerId: string, id: string): Promise<LinkRow | undefined>;
   byToken(token: string): Promise<LinkRow | undefined>;
   insert(l: LinkRow): Promise<void>;
-  /** interface 4.2: newest first, `partnerReference` breaking ties (product 16). */
+  /** docs/contract.md, List links: newest first, `partnerReference` breaking ties (docs/decisions.md, Readings of the contract). */
   list(f: LinkListFilter): Promise<LinkRow[]>;
   /** Every open link and its expiry: the timer wheel's source at start (index links_open_by_expiry). */
   openExpiries(): Promise<{ id: string; expiresAtMs: number }[]>;
-  /** Product 22's poll: the first `limit` open links whose expiry came by `nowMs`, earliest first. */
+  /** docs/postgresql.md's poll: the first `limit` open links whose expiry came by `nowMs`, earliest first. */
   dueExpiries(nowMs: number, limit: number): Promise<{ id: string; expiresAtMs: number }[]>;
   /**
    * Open links of a partner whose expiry has come (now >= expiresAt), at most `limit`. Normally
@@ -280,16 +280,16 @@ export interface LinksOps {
    * index is named, else SQLite would walk the partner's whole index.
    */
   dueForExpiry(partnerId: string, nowMs: number, limit: number): Promise<string[]>;
-  /** pending -> launched: the first open also stamps both open times (product 7). */
+  /** pending -> launched: the first open also stamps both open times (docs/checkout.md, Payment link pages). */
   markLaunched(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
-  /** A later open changes no state, only `lastOpenedAt` (product 7). */
+  /** A later open changes no state, only `lastOpenedAt` (docs/checkout.md, Payment link pages). */
   touchOpened(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
   markInitiated(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
   markFailed(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
   markCompleted(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
   markExpired(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
   markCancelled(id: string, from: readonly LinkStatus[], atMs: number): Promise<boolean>;
-  /** Issues n for the next `PL-<id>-<n>` payment of the link (product 5). */
+  /** Issues n for the next `PL-<id>-<n>` payment of the link (docs/contract.md, Payments). */
   nextAttemptSeq(id: string): Promise<number>;
 }
 
@@ -298,28 +298,28 @@ export interface LinkCheckoutOps {
   initiatedCodes(linkId: string): Promise<string[]>;
   /** Codes of all the link's payments in the order they were made (same instant: by their `PL-{id}-{n}` code). */
   paymentCodes(linkId: string): Promise<string[]>;
-  /** The code of the link's newest payment, or null (product 21: what a simulated buyer just paid). */
+  /** The code of the link's newest payment, or null (docs/contract.md, The sandbox: what a simulated buyer just paid). */
   latestCode(linkId: string): Promise<string | null>;
-  /** Card attempts recorded on all the link's payments, whatever became of them (product 23). */
+  /** Card attempts recorded on all the link's payments, whatever became of them (docs/decisions.md, Hardening). */
   cardAttempts(linkId: string): Promise<number>;
 }
 
 export interface PaymentsOps {
-  /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */
+  /** 3D start (docs/contract.md, Payments): fixes card facts and rate, and uses up the ref until a decline frees it. */
   markThreeDStarted(code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number): Promise<boolean>;
-  /** A decline at 3D start: the ref is usable again and the attempt counts (interface 3.2). */
+  /** A decline at 3D start: the ref is usable again and the attempt counts (docs/contract.md, Payment states). */
   releaseThreeD(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
   /** A counted refusal before the bank was asked (card type, installment eligibility). */
   countAttempt(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
   markCaptured(code: string, from: readonly PaymentStatus[], c: CaptureFacts, atMs: number): Promise<boolean>;
   markFailed(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
-  /** Only once the window has passed at `nowMs` (product 16: now >= expiresAt); stamped `atMs`. */
+  /** Only once the window has passed at `nowMs` (docs/decisions.md, Readings of the contract: now >= expiresAt); stamped `atMs`. */
   markExpired(code: string, from: readonly PaymentStatus[], nowMs: number, atMs: number): Promise<boolean>;
   /** Every initiated payment and its window end: the timer wheel's source at start. */
   initiatedExpiries(): Promise<{ code: string; expiresAtMs: number }[]>;
-  /** Product 22's poll: the first `limit` initiated payments whose window ended by `nowMs`, earliest first. */
+  /** docs/postgresql.md's poll: the first `limit` initiated payments whose window ended by `nowMs`, earliest first. */
   dueExpiries(nowMs: number, limit: number): Promise<{ code: string; expiresAtMs: number }[]>;
-  /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
+  /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
   connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /** The same answer summed from the payments themselves, exactly: O(payments in the month). */
   connectionUsageByScan(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
@@ -328,15 +328,15 @@ export interface PaymentsOps {
   get(code: string): Promise<PaymentRow | undefined>;
   /**
    * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
-   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
    * at a time, so there it does nothing). Taken first in the unit, before any write.
    * A payment's refunds and 3D starts are checked under it.
    */
   lock(code: string): Promise<void>;
-  /** The caller's payment only; another partner's code reads as absent (interface 4.13). */
+  /** The caller's payment only; another partner's code reads as absent (docs/contract.md, Read a payment). */
   getOwned(partnerId: string, code: string): Promise<PaymentRow | undefined>;
   byRef(paymentRef: string): Promise<PaymentRow | undefined>;
-  /** The one payment holding the code (interface 4.5, 4.6); the partial unique index makes it one. */
+  /** The one payment holding the code (docs/contract.md, Create a payment / Read a payment); the partial unique index makes it one. */
   holdingTxCode(partnerId: string, partnerTxCode: string): Promise<PaymentRow | undefined>;
   /** Inserts an `initiated` payment and answers its row as stored (the column defaults below). */
   insert(p: NewPayment): Promise<PaymentRow>;
@@ -349,7 +349,7 @@ export interface AttemptsOps {
   get(id: string): Promise<AttemptRow | undefined>;
   /**
    * Locks the row until the unit ends, so a unit that checks several rows against it runs alone
-   * (product 22: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
+   * (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE; SQLite's single writer already runs units one
    * at a time, so there it does nothing). Taken first in the unit, before any write.
    * A bank callback closes its attempt under it (one Auth, however many callbacks race).
    */
@@ -380,11 +380,11 @@ export interface BankOps {
 }
 
 export interface OperatorOps {
-  /** Newest first; the code breaks ties (it is time-ordered, product 2). */
+  /** Newest first; the code breaks ties (it is time-ordered, docs/contract.md, Identifiers and formats). */
   payments(f: OperatorFilter): Promise<PaymentSummaryRow[]>;
   paymentsOfLink(linkId: string): Promise<PaymentSummaryRow[]>;
   paymentsOfBatch(batchId: string): Promise<PaymentSummaryRow[]>;
-  /** interface 4.2's order (product 16), across partners; the id makes it total. */
+  /** docs/contract.md#list-links's order (docs/decisions.md, Readings of the contract), across partners; the id makes it total. */
   links(f: OperatorFilter): Promise<LinkSummaryRow[]>;
   refund(id: string): Promise<RefundRow | undefined>;
   refundsOfPayment(code: string): Promise<RefundRow[]>;
@@ -397,7 +397,7 @@ export interface OperatorOps {
 export interface RefundsOps {
   get(id: string): Promise<RefundRow | undefined>;
   byPartnerCode(partnerId: string, partnerRefundCode: string): Promise<RefundRow | undefined>;
-  /** Interface 2.3 `refunds`: oldest first (bounded by REFUNDS_PER_PAYMENT_MAX at creation). */
+  /** docs/contract.md#the-payment-record `refunds`: oldest first (bounded by REFUNDS_PER_PAYMENT_MAX at creation). */
   ofPayment(paymentCode: string): Promise<RefundRow[]>;
   totals(paymentCode: string): Promise<RefundTotals>;
   /** The refund that reserves part of the payment while the bank is asked (one per payment, by index). */
@@ -411,7 +411,7 @@ export interface RefundsOps {
   /**
    * An approved refund lands on its payment: `refunded_amount` grows by `amount`, never past the
    * amount, and the status moves to `whenDone` once nothing is left. `unsettledOnly` guards voids:
-   * a payment a day end settled can no longer be voided (product 9).
+   * a payment a day end settled can no longer be voided (docs/contract.md, Refunds).
    */
   applyToPayment(
     code: string,
@@ -448,7 +448,7 @@ export interface SettlementOps {
   /** Batches created but not yet answered by the bank (restart recovery). */
   pendingBatches(): Promise<PayoutBatchRow[]>;
   finishBatch(id: string, from: readonly PayoutStatus[], to: PayoutStatus, atMs: number, reference?: string | null): Promise<boolean>;
-  /** Product 17: the banks of the connections behind a batch's captures and refunds. */
+  /** docs/banks.md: the banks of the connections behind a batch's captures and refunds. */
   banksOfBatch(id: string): Promise<string[]>;
   /** A failed payout gives its items back: they are due again at the next day end. */
   releaseBatch(id: string): Promise<void>;
@@ -526,7 +526,7 @@ export interface FixturesOps {
   psps(): Promise<PspRow[]>;
   /** Tests: the whole BIN table in BIN order (a refused seed must change none of it). */
   bins(): Promise<BinRow[]>;
-  /** Tests: every day whose day end ran, oldest first (each runs exactly once, product 13). */
+  /** Tests: every day whose day end ran, oldest first (each runs exactly once, docs/contract.md, The sandbox). */
   dayEnds(): Promise<string[]>;
   /** Tests: overwrites the given columns of one payment (a forced status, a net near 2^53, a row damaged for `kasa check`). */
   patchPayment(code: string, patch: PaymentPatch): Promise<boolean>;

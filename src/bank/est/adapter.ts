@@ -9,12 +9,12 @@ import type { EstConfig } from "./config";
 import { oidOf } from "./oid";
 import { ver3HashOfStrings } from "./hash";
 
-// The EST / NestPay adapter of one connection (product 17). kasa's attempt id is the bank's `oid`,
+// The EST / NestPay adapter of one connection (docs/banks.md). kasa's attempt id is the bank's `oid`,
 // and a capture's bankReference is that oid: Void, Credit and ORDERSTATUS all name the order by it.
 
 const APPROVED = "00";
 
-/** 3D start: the auto-submitting form to the gate, every field signed with ver3 (product 17). */
+/** 3D start: the auto-submitting form to the gate, every field signed with ver3 (docs/banks.md). */
 function formOf(config: EstConfig, input: Start3dInput): BankFormFields {
   const plain: Array<[string, string]> = [
     ["clientid", config.clientId],

@@ -7,7 +7,7 @@ import { parseFormBytes } from "./form-bytes";
 import { asciiBytes, ver3Matches } from "./hash";
 import { decodeIso88599 } from "./iso-8859-9";
 
-// The bank's callback (product 17): the ver3 HASH over the raw posted bytes, in constant time;
+// The bank's callback (docs/banks.md): the ver3 HASH over the raw posted bytes, in constant time;
 // the echoed clientid, oid, amount, currency and taksit equal to the attempt's; only mdStatus `1`
 // is an authenticated buyer. The profile handed to capture holds the 3D proof (model 3d) or the
 // bank's payment result (model 3d_pay); no card data is in a callback or in the profile.

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { invariant } from "../../invariant";
 
-// The seed file's `est` object of a connection with `"bank": "est"` (product 17). The first seven
+// The seed file's `est` object of a connection with `"bank": "est"` (docs/banks.md). The first seven
 // fields are required; URLs are absolute https, or http on a loopback host (the sandbox's own
 // simulator). `apiPassword` and `storeKey` are secrets: every message here names the field and
 // the rule, never the value.

@@ -35,7 +35,7 @@ const isJsonObject = (value: unknown): value is Json => typeof value === "object
 const isStr = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
 
-// "Passed" means now >= deadline (product 16), the same reading as every other expiry in kasa.
+// "Passed" means now >= deadline (docs/decisions.md, Readings of the contract), the same reading as every other expiry in kasa.
 const isLive = (expiresAtMs: number, nowMs: number): boolean => nowMs < expiresAtMs;
 
 export const issueAcsRequest = (secret: Sensitive<string>, r: AcsRequest): string =>

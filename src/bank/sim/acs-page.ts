@@ -39,11 +39,11 @@ const renderAcsForm = (request: AcsRequest, maskedPan: string | null, token: str
 </form>`;
 
 /**
- * The simulated bank's ACS page (product 6.3), rendered from the form the relay's page posted.
+ * The simulated bank's ACS page (docs/checkout.md, The bank's 3D page), rendered from the form the relay's page posted.
  * Amount, attempt and callback come from the signed request, never from the browser's other
  * fields; the posted PAN is used only to show it masked, and the CVV and expiry are ignored.
  * The page's form posts to the callback, whose 303 goes to the return origin, so form-action
- * allows both (Chromium checks redirects after a form post, product 6).
+ * allows both (Chromium checks redirects after a form post, docs/checkout.md).
  */
 export const renderAcsPage = (
   secret: Sensitive<string>,

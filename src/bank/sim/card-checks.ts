@@ -1,6 +1,6 @@
 import type { CardInput } from "../gateway";
 
-// Istanbul is UTC+3 all year (product 2); a card is valid through the last day of its month there.
+// Istanbul is UTC+3 all year (docs/contract.md, Identifiers and formats); a card is valid through the last day of its month there.
 const ISTANBUL_OFFSET_MS = 3 * 60 * 60 * 1000;
 
 const PAN_PATTERN = /^\d{12,19}$/;
@@ -26,7 +26,7 @@ const toIstanbulMonthIndex = (nowMs: number): number => {
 
 /**
  * What a bank checks before 3D: a well-formed, Luhn-valid PAN, a 3-4 digit CVV and an expiry that
- * has not passed. The relay validates first (product 6.1); this is the bank's own, second look.
+ * has not passed. The relay validates first (docs/checkout.md, Card data); this is the bank's own, second look.
  */
 export const isCardAcceptable = (card: CardInput, nowMs: number): boolean => {
   const pan = card.pan.reveal();

@@ -13,5 +13,5 @@ export const formatTry = (amountMinor: number): string => {
   return `${sign}${lira},${kurus} TL`;
 };
 
-/** First 6 + `******` + last 4 (product 5 `maskedPan`); null for anything that is not a PAN. */
+/** First 6 + `******` + last 4 (docs/contract.md#payments `maskedPan`); null for anything that is not a PAN. */
 export const maskPan = (pan: string): string | null => (/^\d{12,19}$/.test(pan) ? `${pan.slice(0, 6)}******${pan.slice(-4)}` : null);

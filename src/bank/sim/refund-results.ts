@@ -31,8 +31,8 @@ const approved = (secret: Sensitive<string>, reference: string): RefundResult =>
 
 /**
  * Card 4000001500000005 declines every refund and void; 5400001300000000 keeps them pending for
- * SIM_REFUND_PENDING_MS from the request, then approves (product 6). Voids follow the same rules as
- * credit refunds: a same-day refund in the sandbox is a void (product 9), and these cards exist to
+ * SIM_REFUND_PENDING_MS from the request, then approves (docs/checkout.md). Voids follow the same rules as
+ * credit refunds: a same-day refund in the sandbox is a void (docs/contract.md, Refunds), and these cards exist to
  * let integrators see `pending` and `declined` without waiting for day end.
  */
 export const toRefundResult = (secret: Sensitive<string>, profile: SimProfile, reference: string, nowMs: number): RefundResult => {

@@ -7,7 +7,7 @@ import { toRefundResult, unknownReference } from "./refund-results";
 import { isSimProfile, type SimProfile } from "../test-cards";
 import { assertPositiveInt, SIM_UNAUTHENTICATED, startSim3d, verifySimCallback } from "./three-d";
 
-/** Where the binary serves the simulated bank (product 6.3); routes are wired elsewhere. */
+/** Where the binary serves the simulated bank (docs/checkout.md, The bank's 3D page); routes are wired elsewhere. */
 export const SIM_BANK_PATHS = { acs: "/sim-bank/acs" } as const;
 
 // Shorter secrets are guessable; the sandbox generates one per database.
@@ -22,7 +22,7 @@ export interface SimBankOptions {
 
 export interface SimBank extends BankGateway {
   readonly acsUrl: string;
-  /** The simulated bank pays its batches itself (product 17). */
+  /** The simulated bank pays its batches itself (docs/banks.md). */
   payout(input: PayoutInput): Promise<PayoutResult>;
   /** The ACS page for the form the relay's auto-submit page posted to `acsUrl`. */
   renderAcsPage(fields: Readonly<Record<string, string>>, options: AcsPageOptions): PageResponse;
@@ -56,7 +56,7 @@ const payoutSim = (input: PayoutInput): PayoutResult => {
   return { status: "paid", bankReference: newPayoutReference() };
 };
 
-/** The simulated bank (product 6): stateless, so a restart with the same secret loses nothing. */
+/** The simulated bank (docs/checkout.md): stateless, so a restart with the same secret loses nothing. */
 export const createSimBank = (options: SimBankOptions): SimBank => {
   const { secret } = options;
   if (secret.reveal().length < SIM_SECRET_MIN_CHARS) throw new Error("sim bank: secret too short");

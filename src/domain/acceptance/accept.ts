@@ -3,7 +3,7 @@ import { fail } from "../../errors";
 import { knownPartner } from "./service";
 import type { AgreementRow } from "../../store/rows";
 
-// Accepting agreements (product 10, 18). The operator (`kasa agreements accept`) records any
+// Accepting agreements (docs/contract.md, Payment acceptance; docs/panel.md). The operator (`kasa agreements accept`) records any
 // agreement once the partner has accepted it; a panel admin accepts a `consent` one, which lifts
 // the agreements_pending hold it caused (the guard reads unaccepted agreements, nothing else
 // changes). A `wet_signature` agreement is accepted by the operator once the paper arrives.

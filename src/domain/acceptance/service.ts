@@ -8,12 +8,12 @@ export type Acceptance = {
   acceptingPayments: boolean;
   partnerStatus: PartnerRow["status"];
   holds: HoldView[];
-  /** Agreements still to be accepted (interface 2.6); null when none is pending. */
+  /** Agreements still to be accepted (docs/contract.md, Payment acceptance); null when none is pending. */
   pendingAgreements: AgreementRow[] | null;
 };
 
 /**
- * product 10: `acceptingPayments` = partner active and no effective hold. An `admin_hold` is
+ * docs/contract.md, Payment acceptance: `acceptingPayments` = partner active and no effective hold. An `admin_hold` is
  * effective from the moment it is set. `agreements_pending` is listed once any unaccepted
  * agreement has a deadline, effective from the earliest such deadline; an unaccepted agreement
  * without a deadline is listed among the agreements but never blocks payments.
@@ -41,7 +41,7 @@ export async function acceptanceOf(q: Repos, partner: PartnerRow, nowMs: number)
 }
 
 /**
- * The guard of new payments, new links and partner refunds (product 10): 403 partner_not_active.
+ * The guard of new payments, new links and partner refunds (docs/contract.md, Payment acceptance): 403 partner_not_active.
  * The same rule as `acceptanceOf(...).acceptingPayments`, asked as one EXISTS query because it
  * runs inside every create's unit of work (issue 11: reading both lists was ~20% of a create).
  */

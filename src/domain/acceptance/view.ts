@@ -1,7 +1,7 @@
 import { istanbulDate, toIso } from "../checks/istanbul-time";
 import type { Acceptance } from "./service";
 
-/** interface 2.6 wire shape. */
+/** docs/contract.md#payment-acceptance wire shape. */
 export function toAcceptanceJson(a: Acceptance, nowMs: number) {
   return {
     acceptingPayments: a.acceptingPayments,
@@ -16,7 +16,7 @@ export function toAcceptanceJson(a: Acceptance, nowMs: number) {
         kind: g.kind,
         deadlineAt: g.deadlineAtMs === null ? null : toIso(g.deadlineAtMs),
         lastDay: g.deadlineAtMs === null ? null : istanbulDate(g.deadlineAtMs),
-        // product 16: expired = deadline passed and not accepted (these are all unaccepted).
+        // docs/decisions.md, Readings of the contract: expired = deadline passed and not accepted (these are all unaccepted).
         expired: g.deadlineAtMs !== null && nowMs >= g.deadlineAtMs,
         // The version is in force for the partner from the moment it was registered.
         effectiveAt: toIso(g.createdAtMs),

@@ -27,7 +27,7 @@ function ibanRemainder(iban: string): number {
 
 /**
  * True when the WHOLE value, after removing spaces and hyphens, is an IBAN whose mod-97 check
- * holds (case-insensitive). Embedded IBANs in longer text are not a match (interface 4.1.2).
+ * holds (case-insensitive). Embedded IBANs in longer text are not a match (docs/contract.md, Items and payerName).
  */
 export function looksLikeIban(text: string): boolean {
   const compact = stripSeparators(text);

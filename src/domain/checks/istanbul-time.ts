@@ -2,7 +2,7 @@ import { DAY_MS, civilFromDays, daysFromCivil, formatCivil, isoWeekday, pad, par
 
 /**
  * Europe/Istanbul is UTC+3 all year (no DST since 2016), and it is the business calendar
- * (product 2). A fixed offset is used instead of the IANA zone so results do not depend on the
+ * (docs/contract.md, Identifiers and formats). A fixed offset is used instead of the IANA zone so results do not depend on the
  * runtime's time-zone data. Instants are epoch milliseconds; they come from the caller's clock.
  */
 export const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
@@ -46,7 +46,7 @@ export function addDays(date: string, n: number): string {
 /**
  * ISO 8601 week of the Istanbul date, "YYYY-Www" (e.g. "2026-W53"): weeks start on Monday and
  * belong to the year of their Thursday, so early-January days can fall in the previous year.
- * Key of the weekly bank-connection limit window (product 4).
+ * Key of the weekly bank-connection limit window (docs/seed.md, Partners, terminals and connections).
  */
 export function isoWeekKey(ms: number): string {
   const days = istanbulDays(ms);
@@ -62,7 +62,7 @@ export function startOfIstanbulWeekMs(ms: number): number {
   return dayStartMs(days - isoWeekday(days) + 1);
 }
 
-/** Istanbul month "YYYY-MM": key of the monthly bank-connection limit window (product 4). */
+/** Istanbul month "YYYY-MM": key of the monthly bank-connection limit window (docs/seed.md, Partners, terminals and connections). */
 export function monthKey(ms: number): string {
   return istanbulDate(ms).slice(0, 7);
 }
@@ -88,7 +88,7 @@ function assertInstant(ms: number): void {
   if (!Number.isSafeInteger(ms)) throw new RangeError("instant must be an integer of epoch milliseconds");
 }
 
-/** Wire format of every date-time (product 2): UTC ISO 8601 with milliseconds and "Z". */
+/** Wire format of every date-time (docs/contract.md, Identifiers and formats): UTC ISO 8601 with milliseconds and "Z". */
 export function toIso(ms: number): string {
   assertInstant(ms);
   const { hh, mm, ss, mmm } = timeOfDay(ms);

@@ -1,6 +1,6 @@
 /**
  * Luhn (mod 10) checks for card numbers: used to refuse bad card data at the handoff
- * (product 6.1) and to spot a card number pasted into a free-text field (interface 4.1.2).
+ * (docs/checkout.md, Card data) and to spot a card number pasted into a free-text field (docs/contract.md, Items and payerName).
  */
 
 /** Card numbers are 13 to 19 digits long (ISO/IEC 7812). */

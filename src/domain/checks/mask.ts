@@ -18,7 +18,7 @@ function maskWord(word: string): string {
 }
 
 /**
- * The payer name as the payment page shows it (interface 4.1.2): per word the first two
+ * The payer name as the payment page shows it (docs/contract.md, Items and payerName): per word the first two
  * characters visible, the rest `*`, word length (in characters, not UTF-16 units) preserved.
  * "Ayşe Yılmaz" -> "Ay** Yı****". A hyphenated name is one word ("Ayşe-Nur" -> "Ay******").
  */
@@ -32,7 +32,7 @@ export function maskPayerName(name: string): string {
 const PAN = /^[0-9]{13,19}$/;
 
 /**
- * `maskedPan` of product 5: first 6 + "******" + last 4, whatever the PAN's length, so the
+ * `maskedPan` of docs/contract.md, Payments: first 6 + "******" + last 4, whatever the PAN's length, so the
  * masked form never reveals how long the number was. Accepts the PAN still wrapped as
  * `Sensitive` so callers need no `reveal()` of their own. A value that is not a 13-19 digit
  * PAN is our bug (card data is validated before this point), hence a throw and not a result.

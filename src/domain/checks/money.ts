@@ -10,8 +10,8 @@ function groupThousands(digits: string): string {
 }
 
 /**
- * `kurus` must be a safe integer (product 2: larger amounts are refused at the API). A bigint
- * is accepted too, for the installment math that works in bigint (product 8).
+ * `kurus` must be a safe integer (docs/contract.md, Identifiers and formats: larger amounts are refused at the API). A bigint
+ * is accepted too, for the installment math that works in bigint (docs/contract.md, The math).
  */
 export function formatTry(kurus: number | bigint): string {
   if (typeof kurus === "number" && !Number.isSafeInteger(kurus)) {

@@ -1,6 +1,6 @@
 /**
  * Open-redirect protection for every URL the service sends a browser to (`redirectUrl` of a
- * payment link, `returnUrl` of a payment): interface 4.1.1, product 3.
+ * payment link, `returnUrl` of a payment): docs/contract.md, redirectUrl / Requests and authentication.
  *
  * The raw string is checked by hand BEFORE `new URL()` sees it. The WHATWG parser forgives a lot
  * (it drops tabs and newlines, trims spaces, treats "\" as "/", skips extra slashes, decodes
@@ -95,7 +95,7 @@ function isHostAllowed(url: URL, allowedHosts: readonly string[]): boolean {
 export type RedirectOutcome = "success" | "failure";
 
 /**
- * `{redirectUrl}/payment/success` or `/payment/failure` (interface 4.1.1), built on the URL's
+ * `{redirectUrl}/payment/success` or `/payment/failure` (docs/contract.md, redirectUrl), built on the URL's
  * path rather than by string concatenation, so a query or fragment in `redirectUrl` stays a query
  * or fragment instead of swallowing the suffix, and a trailing "/" does not double up.
  * `checkedUrl` must be the `url` returned by `checkRedirectUrl`.

@@ -5,7 +5,7 @@ import { looksLikeCardNumber } from "./luhn";
 export type FreeTextField = { path: string; value: string | null | undefined };
 
 /**
- * Product 23: what a reader (or a bank form) would still see as the number. NFKC folds full-width
+ * docs/decisions.md, Hardening: what a reader (or a bank form) would still see as the number. NFKC folds full-width
  * and other compatibility digits and letters to ASCII; format characters (Unicode Cf: zero-width
  * space, soft hyphen, BOM...) are invisible; spaces, hyphens, dots and slashes are how people
  * group digits.
@@ -14,7 +14,7 @@ const INVISIBLE_OR_GROUPING = /[\p{Cf}\s\-\u2010-\u2015\u2212./]/gu;
 
 export const normaliseForNumberCheck = (value: string): string => value.normalize("NFKC").replace(INVISIBLE_OR_GROUPING, "");
 
-/** True when the whole value, once normalised, is a card number or an IBAN (interface 4.1.2). */
+/** True when the whole value, once normalised, is a card number or an IBAN (docs/contract.md, Items and payerName). */
 export function isSensitiveText(value: string): boolean {
   const compact = normaliseForNumberCheck(value);
   return looksLikeCardNumber(compact) || looksLikeIban(compact);

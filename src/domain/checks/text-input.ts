@@ -1,4 +1,4 @@
-// Product 23: text that cannot be stored as it was sent, or that drives a terminal. A lone UTF-16
+// docs/decisions.md, Hardening: text that cannot be stored as it was sent, or that drives a terminal. A lone UTF-16
 // surrogate becomes U+FFFD on its way to UTF-8 (SQLite), so two different codes would be stored
 // as one; control characters (Unicode Cc: C0, DEL, C1) can clear an operator's screen or forge
 // table rows. Tab and newline stay allowed in descriptions, where they are ordinary layout.

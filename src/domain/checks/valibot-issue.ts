@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 
-/** The first valibot issue as `path: rule` (product 3: the message names the field and the rule). */
+/** The first valibot issue as `path: rule` (docs/contract.md, Requests and authentication: the message names the field and the rule). */
 export function describeIssue(issue: v.BaseIssue<unknown> | undefined): string {
   if (!issue) return "body: invalid";
   // A union reports "no branch matched"; its first branch's own issue says more.

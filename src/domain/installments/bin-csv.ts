@@ -1,7 +1,7 @@
 import { CARD_FAMILIES, type BinRow, type CardFamily } from "./types";
 
-// Parser of `kasa bins import FILE.csv` (product.md 14). The file is validated whole before
-// anything is written, like a seed file (product.md 15): the first bad line is reported with its
+// Parser of `kasa bins import FILE.csv` (docs/operating.md, The operator CLI). The file is validated whole before
+// anything is written, like a seed file (docs/seed.md, The seed file): the first bad line is reported with its
 // 1-based line number (the header is line 1) and column, so an operator can fix it in an editor.
 //
 // Format: header `bin,brand,family,bank,installments`, then one BIN per line. Fields are trimmed;

@@ -1,6 +1,6 @@
 import type { CommissionBasis } from "./types";
 
-// Integer commission math of product.md 8. Every product runs in BigInt: B·10⁸ alone passes 2^53
+// Integer commission math of docs/contract.md, The math. Every product runs in BigInt: B·10⁸ alone passes 2^53
 // at B ≈ 90 million kuruş, so Number arithmetic would silently lose kuruş long before amounts look
 // large. Only the results are converted back, and only when they are safe integers.
 
@@ -12,7 +12,7 @@ export const MAX_RATE_BPS = 9_999;
 export const MAX_SHARE_BPS = 10_000;
 
 /**
- * A result amount would exceed Number.MAX_SAFE_INTEGER (product.md 2: such amounts are invalid).
+ * A result amount would exceed Number.MAX_SAFE_INTEGER (docs/contract.md, Identifiers and formats: such amounts are invalid).
  * The inputs were each valid, so this is the caller's request being too large, not our bug: the
  * HTTP layer maps it to 400 `validation_error` naming `field`. Out-of-range inputs, by contrast,
  * throw a plain RangeError, because schemas must have rejected them before (DESIGN.md style 8).
@@ -40,13 +40,13 @@ export type QuoteAmounts = {
   totalAmount: number;
 };
 
-/** Interface 4.8: share defaults to 0 on gross terminals and 10000 on net terminals. */
+/** docs/contract.md, Options for a card: share defaults to 0 on gross terminals and 10000 on net terminals. */
 export function defaultShareBps(basis: CommissionBasis): number {
   return basis === "gross" ? 0 : MAX_SHARE_BPS;
 }
 
 /**
- * Product.md 8 amounts for one option.
+ * docs/contract.md#the-math amounts for one option.
  * net:   C = round(B·r/10⁴) + f;  S = round(C·s/10⁴);  T = B + S.
  * gross: T = ceil((B·10⁸ + s·f·10⁴) / (10⁸ − s·r));  C = round(T·r/10⁴) + f;  S = T − B.
  * The gross total is the smallest T whose share T − B covers s/10⁴ of the unrounded commission
@@ -80,7 +80,7 @@ export function quoteAmounts(input: QuoteInput): QuoteAmounts {
 }
 
 /**
- * Commission recorded at capture (product.md 5): round(amount·r/10⁴) + f, where amount is the
+ * Commission recorded at capture (docs/contract.md, Payments): round(amount·r/10⁴) + f, where amount is the
  * charged amount on gross terminals and the principal on net ones. It equals the quote's
  * `commissionAmount` for the same inputs, which the tests check.
  */
@@ -92,7 +92,7 @@ export function commissionOn(amount: number, rateBps: number, fixedFee: number |
 }
 
 /**
- * Interface 4.8 manual one-to-one pass-through on a gross terminal: surcharge = ⌊cash·r/10⁴⌋ and
+ * docs/contract.md#options-for-a-card manual one-to-one pass-through on a gross terminal: surcharge = ⌊cash·r/10⁴⌋ and
  * the partner sends cash + surcharge to POST /v1/payments. Null on a net terminal, where the
  * interface says the recipe does not apply. Truncation (not rounding) is what the interface
  * publishes, so partners who follow it by hand get exactly this number.

@@ -11,13 +11,13 @@ import type {
   TerminalPricing,
 } from "./types";
 
-// Installment eligibility of product.md 8 and interface.md 4.8. One evaluation, `checkCard` then
+// Installment eligibility of docs/contract.md, The math / Options for a card. One evaluation, `checkCard` then
 // `checkCount`, serves both the options list and the charge-time check, which is how 4.8's promise
 // holds by construction: a count is listed exactly when it is chargeable, at the same row.
 
 export type OptionsResult = { outcome: "ok"; options: InstallmentOptionJson[] } | { outcome: "family_not_allowed" };
 
-/** Interface 7.4 numbers the reasons of installment_not_allowed; 4 belongs to payment links. */
+/** docs/contract.md#why-an-installment-count-is-refused numbers the reasons of installment_not_allowed; 4 belongs to payment links. */
 export type InstallmentRejectionReason = 1 | 2 | 3;
 
 export type ChargeRejection =
@@ -28,7 +28,7 @@ export type ChargeRejection =
 export type ChargeResult = { outcome: "ok"; option: InstallmentOptionJson } | ChargeRejection;
 
 /**
- * Product.md 4: the terminal's installment set capped by the partner's `installmentCap` (null =
+ * docs/seed.md, Partners, terminals and connections: the terminal's installment set capped by the partner's `installmentCap` (null =
  * no cap), de-duplicated and ascending, which is the order every list of options follows.
  */
 export function toEffectiveInstallments(terminalCounts: readonly number[], installmentCap: number | null): number[] {
@@ -37,9 +37,9 @@ export function toEffectiveInstallments(terminalCounts: readonly number[], insta
 }
 
 /**
- * Interface 4.8 options for a card (`null` = unresolved BIN) at a terminal: every count of the
+ * docs/contract.md#options-for-a-card options for a card (`null` = unresolved BIN) at a terminal: every count of the
  * effective set that `isChargeable` accepts, ascending, with amounts when `baseAmount` was sent.
- * A family outside `allowedCardFamilies` is the one case that is not a list (403, product.md 16);
+ * A family outside `allowedCardFamilies` is the one case that is not a list (403, docs/decisions.md, Readings of the contract);
  * a card type the connection refuses is an empty list (4.8).
  */
 export function optionsForCard(terminal: TerminalPricing, card: CardInfo | null, request: QuoteRequest = {}): OptionsResult {
@@ -56,7 +56,7 @@ export function optionsForCard(terminal: TerminalPricing, card: CardInfo | null,
 
 /**
  * Whether `count` can be charged with this card at this terminal, as the handoff will ask once the
- * BIN is known. Checks run in product.md 6 order: family (terminal_not_allowed), card type the
+ * BIN is known. Checks run in docs/checkout.md order: family (terminal_not_allowed), card type the
  * connection accepts (virtual_pos_card_type_not_supported), then installment eligibility
  * (installment_not_allowed with its 7.4 reason). On success the option is the one
  * `optionsForCard` lists for that count: same row, same amounts.
@@ -106,7 +106,7 @@ function notAllowed(reason: InstallmentRejectionReason): ChargeRejection {
   return { outcome: "rejected", code: "installment_not_allowed", reason };
 }
 
-/** Interface 2.5 option; the amount fields are null together when `baseAmount` is absent. */
+/** docs/contract.md#the-installment-option option; the amount fields are null together when `baseAmount` is absent. */
 export function toOption(terminal: TerminalPricing, row: RateRow, count: number, request: QuoteRequest): InstallmentOptionJson {
   const base = { installmentCount: count, rateBps: row.rateBps, fixedFee: row.fixedFee };
   const baseAmount = request.baseAmount ?? null;
@@ -123,7 +123,7 @@ export function toOption(terminal: TerminalPricing, row: RateRow, count: number,
   return { ...base, baseAmount, ...amounts };
 }
 
-// Overview groups (interface 4.9; product.md 8 "the same, without a BIN"). A group is a kind of
+// Overview groups (docs/contract.md, The overview / The math "the same, without a BIN"). A group is a kind of
 // card a buyer may hold, and its options are exactly what `optionsForCard` gives a representative
 // card of that kind, so the overview can never promise what a real card would not get:
 // - credit: one group per brand named by a rate row whose count is in the effective set, plus a
@@ -143,7 +143,7 @@ export function toOption(terminal: TerminalPricing, row: RateRow, count: number,
 
 type CardKind = { cardType: CardFamily | null; cardBrand: string | null };
 
-/** Interface 4.9 overview of a terminal, without a BIN. */
+/** docs/contract.md#the-overview overview of a terminal, without a BIN. */
 export function overviewFor(terminal: TerminalPricing, request: QuoteRequest = {}): InstallmentOverviewJson {
   const optionGroups = listCardKinds(terminal).flatMap((kind) => groupsOfKind(terminal, kind, request));
   const maximums = optionGroups.map(({ cardType, onUs, cardBrand, options }) => ({

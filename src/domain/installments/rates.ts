@@ -1,6 +1,6 @@
 import type { CardInfo, RateRow } from "./types";
 
-// Rate-row selection (product.md 16 "Rate rows"): the most specific applicable row wins, in the
+// Rate-row selection (docs/decisions.md, Readings of the contract "Rate rows"): the most specific applicable row wins, in the
 // order brand and on-us, then brand, then on-us, then generic.
 //
 // Meaning of `onUs` on a row. "On-us" is a predicate on (card, terminal): the card's issuing bank

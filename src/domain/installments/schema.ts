@@ -1,14 +1,14 @@
 import * as v from "valibot";
 import { BIN_DIGITS, SHARE_BPS_MAX, TERMINAL_ID_MAX_CHARS } from "../../limits";
 
-// Request shapes of interface 4.8 and 4.9 (limits of interface 8). Shape only: whether the
+// Request shapes of docs/contract.md, Options for a card / The overview (limits of docs/contract.md, Limits). Shape only: whether the
 // terminal is the caller's and the card may be used there are business rules (service.ts).
 
-/** Interface 4.8: a string of exactly 8 digits; a number or a longer prefix is 400, not trimmed. */
+/** docs/contract.md, Options for a card: a string of exactly 8 digits; a number or a longer prefix is 400, not trimmed. */
 export const binField = v.pipe(v.string(), v.regex(new RegExp(`^[0-9]{${BIN_DIGITS}}$`), `must be exactly ${BIN_DIGITS} digits`));
 
 /**
- * Interface 4.8: blank or missing is 400. Terminal ids are operator-chosen and at most
+ * docs/contract.md, Options for a card: blank or missing is 400. Terminal ids are operator-chosen and at most
  * TERMINAL_ID_MAX_CHARS long (the seed enforces it), so a longer string is a malformed request.
  */
 export const terminalIdField = v.pipe(
@@ -17,11 +17,11 @@ export const terminalIdField = v.pipe(
   v.maxLength(TERMINAL_ID_MAX_CHARS, `must be at most ${TERMINAL_ID_MAX_CHARS} characters`),
 );
 
-/** Interface 4.8 / 8 and product 2: an integer >= 1 that is a safe integer; null is the same as absent. */
+/** docs/contract.md, Options for a card / Limits / Identifiers and formats: an integer >= 1 that is a safe integer; null is the same as absent. */
 const baseAmountField = v.nullish(v.pipe(v.number(), v.safeInteger("must be a safe integer"), v.minValue(1, "must be >= 1")));
 
 /**
- * Interface 8: 0-10000, checked even without `baseAmount` (where it changes nothing), so a wrong
+ * docs/contract.md, Limits: 0-10000, checked even without `baseAmount` (where it changes nothing), so a wrong
  * value never passes silently. Null is the same as absent: the terminal's default applies.
  */
 const shareField = v.nullish(

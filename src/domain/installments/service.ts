@@ -18,7 +18,7 @@ export type ResolvedCard = ResolvedTerminal & { card: BinRow | null };
 export type OptionsQuote = { card: BinRow | null; pricing: TerminalPricing; options: InstallmentOptionJson[] };
 
 /**
- * Interface 4.8 / 4.5: the terminal must exist, belong to the caller and be active, else 403
+ * docs/contract.md, Options for a card / Create a payment: the terminal must exist, belong to the caller and be active, else 403
  * terminal_not_allowed; the three cases are not told apart, so nobody can probe other
  * partners' terminal ids. An inactive bank connection or PSP does not change options: that is a
  * handoff-stage refusal (7.3, `virtual_pos_inactive` / `psp_inactive`) which clears when the
@@ -43,7 +43,7 @@ export async function resolveCardForTerminal(q: Repos, terminalId: string, partn
   return { ...resolved, card: (await q.catalog.bin(bin8)) ?? null };
 }
 
-/** Product 4 terminal + connection + the partner's cap, as the pure code reads them. */
+/** docs/seed.md#partners-terminals-and-connections terminal + connection + the partner's cap, as the pure code reads them. */
 export function toTerminalPricing(terminal: TerminalRow, connection: ConnectionRow, installmentCap: number | null): TerminalPricing {
   return {
     commissionBasis: terminal.commissionBasis,
@@ -57,7 +57,7 @@ export function toTerminalPricing(terminal: TerminalRow, connection: ConnectionR
   };
 }
 
-/** Interface 4.8: options for a BIN at a terminal; 403 when the card's family is not allowed there. */
+/** docs/contract.md, Options for a card: options for a BIN at a terminal; 403 when the card's family is not allowed there. */
 export async function quoteOptions(
   q: Repos,
   partner: PartnerRow,
@@ -71,7 +71,7 @@ export async function quoteOptions(
   return { card, pricing, options: result.options };
 }
 
-/** Interface 4.9: the overview of a terminal, without a BIN. */
+/** docs/contract.md, The overview: the overview of a terminal, without a BIN. */
 export async function quoteOverview(
   q: Repos,
   partner: PartnerRow,
@@ -86,7 +86,7 @@ function toRequest(input: QuoteRequest): QuoteRequest {
 }
 
 /**
- * Product 2: an amount above Number.MAX_SAFE_INTEGER is a validation error. Each input may be
+ * docs/contract.md, Identifiers and formats: an amount above Number.MAX_SAFE_INTEGER is a validation error. Each input may be
  * valid while the total they produce is not (a base near 2^53 plus the buyer's share), so the
  * overflow is the caller's request being too large: 400 naming baseAmount, never a 500.
  */

@@ -1,4 +1,4 @@
-// Shapes of the installment math (product.md 8, interface.md 2.5, 4.8, 4.9). Pure data: the store
+// Shapes of the installment math (docs/contract.md, The math / The installment option / Options for a card / The overview). Pure data: the store
 // loads terminals and BIN rows into these, the views render the `*Json` shapes as they are.
 
 /** Gross: the rate applies to the amount charged to the buyer. Net: to the principal (4.8). */
@@ -9,7 +9,7 @@ export type CardFamily = "credit" | "debit" | "prepaid" | "foreign";
 export const CARD_FAMILIES: readonly CardFamily[] = ["credit", "debit", "prepaid", "foreign"];
 
 /**
- * One rate row of a terminal (product.md 4). `brand` null = any brand; `onUs` null = any issuer,
+ * One rate row of a terminal (docs/seed.md, Partners, terminals and connections). `brand` null = any brand; `onUs` null = any issuer,
  * true = cards issued by the terminal's own bank, false = cards of any other or unknown issuer
  * (see rates.ts for why false is the exact complement of true). `rateBps` 0-9999,
  * `fixedFee` >= 0 kuruş or null when the row has none.
@@ -36,7 +36,7 @@ export type BinRow = CardInfo & { bin: string };
 
 /**
  * Everything about a terminal and its bank connection that decides which options a card gets.
- * `effectiveInstallments` is the terminal's set already capped by the partner (product.md 4; see
+ * `effectiveInstallments` is the terminal's set already capped by the partner (docs/seed.md, Partners, terminals and connections; see
  * `toEffectiveInstallments`). `allowedCardFamilies` null means every family is allowed.
  */
 export type TerminalPricing = {
@@ -49,7 +49,7 @@ export type TerminalPricing = {
   acceptsDebit: boolean;
 };
 
-/** Interface 2.5, field for field. The amount fields are all null when `baseAmount` was not sent. */
+/** docs/contract.md, The installment option, field for field. The amount fields are all null when `baseAmount` was not sent. */
 export type InstallmentOptionJson = {
   installmentCount: number;
   rateBps: number;
@@ -60,7 +60,7 @@ export type InstallmentOptionJson = {
   totalAmount: number | null;
 };
 
-/** Interface 4.9 `source` of a maximum and the key of an option group (see options.ts). */
+/** docs/contract.md#the-overview `source` of a maximum and the key of an option group (see options.ts). */
 export type OptionGroupSourceJson = {
   cardType: CardFamily | null;
   onUs: boolean | null;
@@ -72,7 +72,7 @@ export type OptionGroupJson = OptionGroupSourceJson & {
   options: InstallmentOptionJson[];
 };
 
-/** Interface 4.9 response body. */
+/** docs/contract.md#the-overview response body. */
 export type InstallmentOverviewJson = {
   commissionBasis: CommissionBasis;
   maximums: { option: InstallmentOptionJson; source: OptionGroupSourceJson }[];

@@ -1,9 +1,9 @@
 import type { OptionsQuote } from "./service";
 import type { CardFamily, InstallmentOptionJson } from "./types";
 
-// Interface 4.9 needs no view here: overviewFor (options.ts) builds InstallmentOverviewJson itself.
+// docs/contract.md#the-overview needs no view here: overviewFor (options.ts) builds InstallmentOverviewJson itself.
 
-/** Interface 4.8 response body, fields in the order of its table. */
+/** docs/contract.md#options-for-a-card response body, fields in the order of its table. */
 export type InstallmentOptionsJson = {
   cardBrand: string | null;
   cardFamily: CardFamily | null;

@@ -35,7 +35,7 @@ export async function closedLinkRefusal(
 }
 
 /**
- * Product 23: a link accepts at most LINK_CARD_ATTEMPTS_MAX card attempts over its whole life,
+ * docs/decisions.md, Hardening: a link accepts at most LINK_CARD_ATTEMPTS_MAX card attempts over its whole life,
  * across its payments, so one public link cannot test cards (each payment's own allowance of 3
  * starts again with the next payment). Checked before a payment is made and again, in the same
  * unit that records the attempt, before any bank call.

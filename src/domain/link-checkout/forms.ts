@@ -1,7 +1,7 @@
 import { BIN_DIGITS } from "../../limits";
 import { parseCardForm, type CardForm, type CardProblem } from "../payments/card-form";
 
-// The form fields of the link pages (product 16): the handoff's card fields (`pan`, `expireMonth`,
+// The form fields of the link pages (docs/decisions.md, Readings of the contract): the handoff's card fields (`pan`, `expireMonth`,
 // `expireYear`, `cv2`) plus `installment`, and `bin` on the first step without JavaScript.
 
 /** The largest count a form may name; anything above is malformed rather than merely not offered. */
@@ -30,7 +30,7 @@ export type LinkPayForm = { card: CardForm; installment: number };
 
 export type LinkPayFormResult = { ok: true; value: LinkPayForm } | { ok: false; problem: LinkFormProblem };
 
-/** Card checks first (product 6.1, same rules as the relay), then the count. */
+/** Card checks first (docs/checkout.md, Card data, same rules as the relay), then the count. */
 export function parseLinkPayForm(form: Readonly<Record<string, string>>, nowMs: number): LinkPayFormResult {
   const card = parseCardForm({ ...form, paymentRef: "" }, nowMs);
   if (!card.ok) return card;

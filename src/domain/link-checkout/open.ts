@@ -4,8 +4,8 @@ import { getLinkByToken, markOpened } from "../payment-links/service";
 import { settleDuePayments } from "./payments";
 import type { LinkRow } from "../../store/rows";
 
-// Reading a link for its hosted pages (product 7). Expiry is applied on every path (interface
-// 3.1, product 16), so a page never offers a link at or past its expiresAt, however late the
+// Reading a link for its hosted pages (docs/checkout.md, Payment link pages). Expiry is applied on every path (interface
+// 3.1, docs/decisions.md, Readings of the contract), so a page never offers a link at or past its expiresAt, however late the
 // timer runs.
 
 /**

@@ -5,7 +5,7 @@ import { quoteOptions, type OptionsQuote } from "../installments/service";
 import type { InstallmentOptionJson } from "../installments/types";
 import type { LinkRow, PartnerRow } from "../../store/rows";
 
-// The installment options of a link (product 7, 16): interface 4.8 for the link's terminal, its
+// The installment options of a link (docs/checkout.md, Payment link pages; docs/decisions.md, Readings of the contract): docs/contract.md#options-for-a-card for the link's terminal, its
 // base amount and its customerCommissionShareBps, restricted to its allowedInstallmentCounts.
 
 export async function partnerOf(q: Repos, link: LinkRow): Promise<PartnerRow> {

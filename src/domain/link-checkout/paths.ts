@@ -1,7 +1,7 @@
-/** Where the hosted link pages live under the public base URL (product 7); `:token` is the link's token. */
+/** Where the hosted link pages live under the public base URL (docs/checkout.md, Payment link pages); `:token` is the link's token. */
 export const LINK_PAGE_PATHS = {
   page: "/l/:token",
-  /** JSON `{bin}` -> options like interface 4.8 (the live table of the one-page form). */
+  /** JSON `{bin}` -> options like docs/contract.md, Options for a card (the live table of the one-page form). */
   options: "/l/:token/options",
   /** Without JavaScript, step 1 -> 2: the first 8 digits -> the options. */
   installments: "/l/:token/installments",
@@ -18,5 +18,5 @@ export type LinkPagePath = keyof typeof LINK_PAGE_PATHS;
 /** Path of one page of a link; the token is base64url, so it needs no escaping, but gets it anyway. */
 const linkPathOf = (page: LinkPagePath, token: string): string => LINK_PAGE_PATHS[page].replace(":token", encodeURIComponent(token));
 
-/** Absolute URL of one page of a link, under the public base URL as the link's own `url` (interface 2.1). */
+/** Absolute URL of one page of a link, under the public base URL as the link's own `url` (docs/contract.md, The link record). */
 export const linkUrlOf = (baseUrl: string, page: LinkPagePath, token: string): string => `${baseUrl}${linkPathOf(page, token)}`;

@@ -22,7 +22,7 @@ export type PayOutcome =
   | { kind: "unknown" }
   /** Not payable now: an attempt is in 3D Secure (another tab), or the link is terminal. */
   | { kind: "not-payable"; link: LinkRow }
-  /** Product 23: the link's lifetime card attempts are used up; no payment, no bank call. */
+  /** docs/decisions.md, Hardening: the link's lifetime card attempts are used up; no payment, no bank call. */
   | { kind: "exhausted"; link: LinkRow }
   /** Refused before any attempt (partner not accepting, option not offered for this card, terminal). */
   | { kind: "refused"; link: LinkRow; code: ErrorCode }
@@ -32,8 +32,8 @@ export type PayOutcome =
 type Prepared = { kind: "prepared"; link: LinkRow; payment: PaymentRow } | Extract<PayOutcome, { kind: "not-payable" | "exhausted" }>;
 
 /**
- * `POST /l/{token}/pay` (product 7): the chosen option's totalAmount becomes a link payment,
- * which continues exactly as the relay (product 6). The relay's own unit moves the link to
+ * `POST /l/{token}/pay` (docs/checkout.md, Payment link pages): the chosen option's totalAmount becomes a link payment,
+ * which continues exactly as the relay (docs/checkout.md). The relay's own unit moves the link to
  * `initiated` as the attempt enters 3D Secure, and refuses the attempt when it cannot (interface
  * 3.1: one attempt at a time; the handoff's check 11), so two tabs racing here cannot both
  * reach the bank. A tab that lost that race is shown the busy page, not a failed attempt.
@@ -64,11 +64,11 @@ export async function payLink(deps: Deps, token: string, form: LinkPayForm): Pro
 /**
  * The checks in order, each a refusal before anything is kept: link state (due payments and the
  * link's expiry applied first; pending is opened), the link's lifetime card attempts (429,
- * product 23), partner accepting payments (403), the option for this card and count (403
+ * docs/decisions.md, Hardening), partner accepting payments (403), the option for this card and count (403
  * terminal_not_allowed, 422), then the payment.
  */
 async function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkPayForm, nowMs: number): Promise<Prepared> {
-  // Product 22: a link's attempts and payments are decided one unit at a time.
+  // docs/postgresql.md: a link's attempts and payments are decided one unit at a time.
   await tx.links.lock(linkId);
   const stored = await tx.links.get(linkId);
   invariant(stored, `link ${linkId} read in this request exists`);
@@ -86,7 +86,7 @@ async function preparePayment(tx: Repos, deps: Deps, linkId: string, form: LinkP
 /**
  * One `initiated` payment per link at a time, the current attempt's. An earlier one whose 3D never
  * started (declined at 3D start, refused before it, or a tab that lost the race) is tried again
- * when it is for the same option: its card attempts keep counting (interface 3.2). Any other is
+ * when it is for the same option: its card attempts keep counting (docs/contract.md, Payment states). Any other is
  * failed now, while the link is not initiated (so its link hook moves nothing); left to its
  * window it would hold the connection's limits until then.
  */
@@ -132,7 +132,7 @@ async function newLinkPayment(tx: Repos, deps: Deps, link: LinkRow, option: Inst
  * Where the buyer's browser ends after the bank: the partner's redirectUrl origin, else kasa's
  * own (the hosted result page). The callback's 303 goes to the link's result page first and
  * from there to the partner; Chromium applies the ACS page's CSP form-action to every redirect
- * of that chain (product 6), so the ACS must allow the final origin.
+ * of that chain (docs/checkout.md), so the ACS must allow the final origin.
  */
 function returnOriginOf(deps: Deps, link: LinkRow): string {
   return new URL(link.redirectUrl ?? deps.config.baseUrl).origin;

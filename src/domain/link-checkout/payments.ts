@@ -2,11 +2,11 @@ import type { Deps } from "../../deps";
 import type { Repos } from "../../store/store";
 import { expireIfDue } from "../payments/transitions";
 
-// A link's own payments, as its pages need them (interface 3.1 read with 3.2).
+// A link's own payments, as its pages need them (docs/contract.md#link-states read with 3.2).
 
 /**
  * Expires the link's payments whose 3D window has passed and that the timer has not reached yet
- * (product 16: passed means now >= expiresAt), so a page never shows a link as busy with an
+ * (docs/decisions.md, Readings of the contract: passed means now >= expiresAt), so a page never shows a link as busy with an
  * attempt that is already over. Each expiry moves the link through the payments engine's hook.
  */
 export async function settleDuePayments(tx: Repos, deps: Deps, linkId: string, nowMs: number): Promise<void> {

@@ -5,9 +5,9 @@ import { isLinkDue } from "../payment-links/expiry";
 import { getLinkByToken } from "../payment-links/service";
 import type { LinkRow, PaymentRow, PaymentStatus } from "../../store/rows";
 
-// Where the buyer lands after the bank (interface 4.1.1, product 7). The relay's callback sends
+// Where the buyer lands after the bank (docs/contract.md, redirectUrl; docs/checkout.md, Payment link pages). The relay's callback sends
 // the browser to the link's result page with `?paymentCode=…&status=…`; that `status` is only
-// informational (product 6.4), so the outcome is read from the payment record itself.
+// informational (docs/checkout.md, The callback), so the outcome is read from the payment record itself.
 
 export type LinkResult =
   | { kind: "unknown" }
@@ -15,7 +15,7 @@ export type LinkResult =
   | { kind: "unsettled"; link: LinkRow }
   | { kind: "settled"; link: LinkRow; payment: PaymentRow; outcome: RedirectOutcome }
   /**
-   * Product 23: a settled payment whose moment has passed (it ended 10 minutes ago or more, or its
+   * docs/decisions.md, Hardening: a settled payment whose moment has passed (it ended 10 minutes ago or more, or its
    * link was cancelled or expired since): the page of the link's state, never the partner's URL,
    * so a result URL is no standing redirect.
    */

@@ -1,7 +1,7 @@
 import type { LinkStatus } from "../../store/rows";
 
 /**
- * What the buyer's page shows for each state of interface 3.1: a link that can be paid, one whose
+ * What the buyer's page shows for each state of docs/contract.md, Link states: a link that can be paid, one whose
  * attempt is in 3D Secure (no second attempt may start, 3.1), and the three terminal states.
  * `failed` is payable again; `pending` is payable and becomes `launched` on the first open.
  */

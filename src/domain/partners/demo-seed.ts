@@ -3,7 +3,7 @@ import { BANKS } from "../../bank/registry";
 import { parseSeed } from "./seed";
 import type { SeedConnection, SeedFile } from "./seed-schema";
 
-// product 13: what `kasa sandbox` loads into a new database. Fixed key and secret so the
+// docs/contract.md, The sandbox: what `kasa sandbox` loads into a new database. Fixed key and secret so the
 // README's curl tour works as printed. Each bank adds its connections and terminals, pointed at
 // the simulator the sandbox itself serves (docs/banks.md, "The sandbox demo").
 

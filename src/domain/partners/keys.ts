@@ -6,7 +6,7 @@ import type { Store } from "../../store/store";
 import { keyHint } from "./seed";
 import type { ApiKeyRow } from "../../store/rows";
 
-// API keys (product 2, 14, 18): issued and revoked by the operator CLI and by a panel admin
+// API keys (docs/contract.md, Identifiers and formats; docs/operating.md, The operator CLI; docs/panel.md): issued and revoked by the operator CLI and by a panel admin
 // through these two functions. A key is shown once and stored only as its SHA-256.
 
 export type KeyDeps = { store: Store; clock: Clock; ids: Ids };

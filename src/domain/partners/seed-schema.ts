@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { BankModule } from "../../bank/module";
 import { API_KEY_MIN_CHARS } from "../../limits";
 
-// product 15: the seed file. Absent and null are the same for optional fields (product 16).
+// docs/seed.md, The seed file: the seed file. Absent and null are the same for optional fields (docs/decisions.md, Readings of the contract).
 
 const id = v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, _ . : - only"));
 const amount = v.pipe(v.number(), v.safeInteger(), v.minValue(0));

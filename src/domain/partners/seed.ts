@@ -31,7 +31,7 @@ export function parseSeed(json: unknown, banks: readonly BankModule[] = BANKS): 
   return result.output as SeedFile;
 }
 
-/** product 15: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
+/** docs/seed.md, The seed file: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
 export async function applySeed(
   store: Store,
   seed: SeedFile,

@@ -6,10 +6,10 @@ import { toEffectiveInstallments } from "../installments/options";
 import type { CreateLinkInput } from "./schema";
 import type { LinkItem, PartnerRow, TerminalRow } from "../../store/rows";
 
-// The business rules of `POST /v1/payment-links` beyond the body's shape (interface 4.1-4.1.2,
+// The business rules of `POST /v1/payment-links` beyond the body's shape (docs/contract.md, Create a link / Items and payerName,
 // 7.4 reason 4). Each throws its catalog code; service.ts calls them in the precedence order.
 
-/** interface 4.1.1, product 3: the checked URL as it will be redirected to, or null when none. */
+/** docs/contract.md, redirectUrl / Requests and authentication: the checked URL as it will be redirected to, or null when none. */
 export function toCheckedRedirectUrl(raw: string | null | undefined, partner: PartnerRow): string | null {
   if (raw === null || raw === undefined) return null;
   const check = checkRedirectUrl(raw, partner.allowedRedirectHosts);
@@ -18,7 +18,7 @@ export function toCheckedRedirectUrl(raw: string | null | undefined, partner: Pa
 }
 
 /**
- * interface 4.1.2: a free-text field that is, as a whole, a card number or an IBAN is refused.
+ * docs/contract.md, Items and payerName: a free-text field that is, as a whole, a card number or an IBAN is refused.
  * The order of the fields fixes which path the message names: items in order, name before note,
  * then payerName. `description` is not in 4.1.2's list and is not checked.
  */
@@ -32,7 +32,7 @@ export function assertNoSensitiveData(input: CreateLinkInput): void {
   if (path !== null) fail("sensitive_data_not_allowed", `${path}: must not be a card number or IBAN`);
 }
 
-/** interface 4.1: the terminal must belong to the caller and be active, else 403. */
+/** docs/contract.md, Create a link: the terminal must belong to the caller and be active, else 403. */
 export async function usableTerminal(q: Repos, partnerId: string, terminalId: string): Promise<TerminalRow> {
   const terminal = await q.catalog.terminal(terminalId);
   if (!terminal || terminal.partnerId !== partnerId || !terminal.active) {
@@ -42,8 +42,8 @@ export async function usableTerminal(q: Repos, partnerId: string, terminalId: st
 }
 
 /**
- * interface 4.1 / 7.4 reason 4: a supplied list must be non-empty and inside the terminal's
- * effective set (product 4: its set capped by the partner's installmentCap). The echo is sorted
+ * docs/contract.md#create-a-link and docs/contract.md#why-an-installment-count-is-refused reason 4: a supplied list must be non-empty and inside the terminal's
+ * effective set (docs/seed.md, Partners, terminals and connections: its set capped by the partner's installmentCap). The echo is sorted
  * ascending and de-duplicated; null or absent means no restriction and stays null.
  */
 export function toAllowedCounts(
@@ -64,7 +64,7 @@ export function toAllowedCounts(
   return [...new Set(requested)].sort((a, b) => a - b);
 }
 
-/** interface 4.1.2: the item amounts sum to `amount` exactly; `note` defaults to null; order kept. */
+/** docs/contract.md, Items and payerName: the item amounts sum to `amount` exactly; `note` defaults to null; order kept. */
 export function toLinkItems(items: CreateLinkInput["items"], amount: number): LinkItem[] | null {
   if (items === null || items === undefined) return null;
   // 50 safe integers can sum past 2^53, where doubles round; BigInt keeps the comparison exact,

@@ -8,7 +8,7 @@ import { enqueueWebhook } from "../webhooks/outbox";
 import { isOpenLinkStatus, LINK_TRANSITIONS } from "./machine";
 import type { LinkRow } from "../../store/rows";
 
-// interface 3.1 "expiresAt passed": product 16 reads it as now >= expiresAt. The timer wheel
+// docs/contract.md, Link states "expiresAt passed": docs/decisions.md#readings-of-the-contract reads it as now >= expiresAt. The timer wheel
 // expires each link at exactly its expiresAt; every other path that touches a link (get, list,
 // cancel, the hosted pages) first applies the same rule, so no observer ever sees an open link
 // past its expiry, however late the wheel runs.

@@ -3,7 +3,7 @@ import { LIST_HORIZON, LIST_SIZE_DEFAULT, LIST_SIZE_MAX, LIST_SIZE_MIN } from ".
 import { DAY_MS, daysFromCivil, parseCivil } from "../checks/civil-date";
 import { LINK_STATUSES, type LinkStatus } from "./machine";
 
-// Query of `GET /v1/payment-links` (interface 4.2, 8; product 16). A query string is not a JSON
+// Query of `GET /v1/payment-links` (docs/contract.md, List links / Limits; docs/decisions.md, Readings of the contract). A query string is not a JSON
 // body, so it is read by hand rather than by a valibot schema; every refusal is a 400
 // validation_error naming the parameter. Parameters the endpoint does not know are ignored, as
 // query strings usually carry tracking noise that must not break a partner's listing.
@@ -60,8 +60,8 @@ function statusesParam(query: URLSearchParams): LinkStatus[] | null {
 }
 
 /**
- * interface 4.2: `page` below 0 becomes 0 and `size` is clamped to 1..200, silently; the only
- * refusal is `page * size > 100000` on the applied values (product 16). A value that is not an
+ * docs/contract.md, List links: `page` below 0 becomes 0 and `size` is clamped to 1..200, silently; the only
+ * refusal is `page * size > 100000` on the applied values (docs/decisions.md, Readings of the contract). A value that is not an
  * integer at all ("abc", "2.5", "") is a 400: it is a malformed request, not an out-of-range one.
  */
 export function parseLinkListQuery(query: URLSearchParams): LinkListQuery {
@@ -76,7 +76,7 @@ export function parseLinkListQuery(query: URLSearchParams): LinkListQuery {
   return { statuses, minAmount, maxAmount, createdFromMs, createdToMs, page, size };
 }
 
-/** product 16: a full page says there is more, unless the next page would start past the horizon. */
+/** docs/decisions.md, Readings of the contract: a full page says there is more, unless the next page would start past the horizon. */
 export function hasMoreAfter(itemCount: number, page: number, size: number): boolean {
   return itemCount === size && (page + 1) * size <= LIST_HORIZON;
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "../../errors";
 import type { LinkStatus } from "../../store/rows";
 
-// interface 3.1 as data. Every status change of a link goes through `nextLinkStatus`, and the
+// docs/contract.md#link-states as data. Every status change of a link goes through `nextLinkStatus`, and the
 // store's conditional updates take their `from` lists from this table, so the table is the one
 // place where a transition can be allowed.
 
@@ -17,19 +17,19 @@ export const LINK_STATUSES = [
   "cancelled",
 ] as const satisfies readonly LinkStatus[];
 
-/** interface 3.1: the states a link can still leave; `failed` is not terminal. */
+/** docs/contract.md, Link states: the states a link can still leave; `failed` is not terminal. */
 export const OPEN_LINK_STATUSES = ["pending", "launched", "initiated", "failed"] as const satisfies readonly LinkStatus[];
 
-/** interface 3.1: terminal states. */
+/** docs/contract.md, Link states: terminal states. */
 export const TERMINAL_LINK_STATUSES = ["completed", "expired", "cancelled"] as const satisfies readonly LinkStatus[];
 
 type Transition = { from: readonly LinkStatus[]; to: LinkStatus };
 
-/** interface 3.1, row by row. */
+/** docs/contract.md, Link states, row by row. */
 export const LINK_TRANSITIONS = {
   /** (none) -> pending: `POST /v1/payment-links`; no state precedes it. */
   create: { from: [], to: "pending" },
-  /** pending -> launched: the buyer opens the link (product 7: the first open). */
+  /** pending -> launched: the buyer opens the link (docs/checkout.md, Payment link pages: the first open). */
   open: { from: ["pending"], to: "launched" },
   /** launched -> initiated and failed -> initiated: a payment attempt enters 3D Secure. */
   "attempt-start": { from: ["launched", "failed"], to: "initiated" },
@@ -55,7 +55,7 @@ export function nextLinkStatus(status: LinkStatus, event: LinkEvent): LinkStatus
 
 export const isOpenLinkStatus = (status: LinkStatus): boolean => (OPEN_LINK_STATUSES as readonly LinkStatus[]).includes(status);
 
-/** interface 3.1 last row: a DELETE in a terminal state leaves it unchanged and answers 409. */
+/** docs/contract.md#link-states last row: a DELETE in a terminal state leaves it unchanged and answers 409. */
 export const CANCEL_REFUSALS = {
   completed: "payment_link_already_paid",
   expired: "payment_link_expired",

@@ -13,7 +13,7 @@ import {
   URL_MAX_CHARS,
 } from "../../limits";
 
-// Shape of `POST /v1/payment-links` (interface 4.1, 4.1.2, 8). Everything here is a 400
+// Shape of `POST /v1/payment-links` (docs/contract.md, Create a link / Items and payerName / Limits). Everything here is a 400
 // `validation_error` naming the field; rules that need the partner or the terminal (redirect
 // hosts, sensitive data, terminal ownership, installment subset, item sum) live in service.ts.
 
@@ -29,7 +29,7 @@ function codePointLength(s: string): number {
   return n;
 }
 
-/** Amounts are safe integers (product 2) of at least 1 (product 16: link amount >= 1). */
+/** Amounts are safe integers (docs/contract.md, Identifiers and formats) of at least 1 (docs/decisions.md, Readings of the contract: link amount >= 1). */
 const amount = v.pipe(
   v.number("must be an integer"),
   v.safeInteger("must be a safe integer"),
@@ -38,7 +38,7 @@ const amount = v.pipe(
 
 const text = (max: number) => v.pipe(v.string("must be a string"), maxChars(max));
 
-/** interface 4.1.2 display item. */
+/** docs/contract.md#items-and-payername display item. */
 const item = v.strictObject({
   name: v.pipe(v.string("must be a string"), v.minLength(1, "must not be empty"), maxChars(ITEM_NAME_MAX_CHARS)),
   note: v.nullish(text(ITEM_NOTE_MAX_CHARS)),
@@ -52,7 +52,7 @@ export const createLinkBody = v.strictObject({
     v.minLength(1, "must not be empty"),
     v.maxLength(TERMINAL_ID_MAX_CHARS, `must be at most ${TERMINAL_ID_MAX_CHARS} characters`),
   ),
-  // Absent and null both mean the default 0 (interface 4.1).
+  // Absent and null both mean the default 0 (docs/contract.md, Create a link).
   customerCommissionShareBps: v.nullish(
     v.pipe(
       v.number("must be an integer"),
@@ -65,7 +65,7 @@ export const createLinkBody = v.strictObject({
   // The URL rules of 4.1.1 need the partner's host list; service.ts applies them.
   redirectUrl: v.nullish(text(URL_MAX_CHARS)),
   // Any integers pass here: an empty list or a count outside the terminal's set is 422
-  // installment_not_allowed (interface 4.1, 7.4 reason 4), not a shape error. The entry bound
+  // installment_not_allowed (docs/contract.md#create-a-link and docs/contract.md#why-an-installment-count-is-refused reason 4), not a shape error. The entry bound
   // only keeps the request finite; duplicates are allowed and folded.
   allowedInstallmentCounts: v.nullish(
     v.pipe(
@@ -73,7 +73,7 @@ export const createLinkBody = v.strictObject({
       v.maxLength(LINK_ALLOWED_COUNTS_MAX_ENTRIES, `must have at most ${LINK_ALLOWED_COUNTS_MAX_ENTRIES} entries`),
     ),
   ),
-  // null means none sent; an empty list is 400 (interface 4.1.2).
+  // null means none sent; an empty list is 400 (docs/contract.md, Items and payerName).
   items: v.nullish(
     v.pipe(
       v.array(item, "must be an array"),

@@ -17,7 +17,7 @@ import type { LinkRow, LinkStatus, PartnerRow } from "../../store/rows";
 type UnitDeps = { ids: Ids; timers: Timers };
 
 /**
- * interface 4.1. Check precedence, walked in this order by the API tests:
+ * docs/contract.md, Create a link. Check precedence, walked in this order by the API tests:
  *   1. body shape, unknown fields, items 1-50 and their limits (400 validation_error, schema.ts)
  *   2. redirectUrl rules of 4.1.1 (400 validation_error)
  *   3. a whole free-text field that is a card number or IBAN (400 sensitive_data_not_allowed)
@@ -66,14 +66,14 @@ export async function createLink(deps: Deps, partner: PartnerRow, input: CreateL
   });
 }
 
-/** interface 4.3: another partner's link is as absent as an unknown one. */
+/** docs/contract.md, Read and cancel a link: another partner's link is as absent as an unknown one. */
 export async function getLink(deps: Deps, partner: PartnerRow, id: string): Promise<LinkRow> {
   const link = (await deps.store.q.links.getOwned(partner.id, id)) ?? fail("payment_link_not_found");
   if (!isLinkDue(link, deps.clock.nowMs())) return link;
   return deps.store.write(async (tx) => await expireLinkIfDue(tx, deps, await mustGetLink(tx, id), deps.clock.nowMs()));
 }
 
-/** interface 4.2, product 16. */
+/** docs/contract.md, List links; docs/decisions.md, Readings of the contract. */
 export async function listLinks(deps: Deps, partner: PartnerRow, query: LinkListQuery) {
   await expireDueLinksOf(deps, partner.id);
   const links = await deps.store.q.links.list({
@@ -90,7 +90,7 @@ export async function listLinks(deps: Deps, partner: PartnerRow, query: LinkList
 }
 
 /**
- * interface 4.4 / 3.1. A link past its expiresAt whose timer has not run yet is expired first,
+ * docs/contract.md, Read and cancel a link / Link states. A link past its expiresAt whose timer has not run yet is expired first,
  * in the same unit (state and payment_link.expired outbox row), and then refused with 409
  * payment_link_expired. The refusal is returned from the unit rather than thrown, since a throw
  * would roll that expiry back. The cancel itself is a conditional update; when it loses to a
@@ -114,12 +114,12 @@ export async function cancelLink(deps: Deps, partner: PartnerRow, id: string): P
   return outcome.link;
 }
 
-/** The hosted pages' lookup by the secret part of the url (product 7); undefined when unknown. */
+/** The hosted pages' lookup by the secret part of the url (docs/checkout.md, Payment link pages); undefined when unknown. */
 export async function getLinkByToken(q: Repos, token: string): Promise<LinkRow | undefined> {
   return await q.links.byToken(token);
 }
 
-// Transitions driven by the hosted pages and link payments (interface 3.1, product 7). Each runs
+// Transitions driven by the hosted pages and link payments (docs/contract.md, Link states; docs/checkout.md, Payment link pages). Each runs
 // inside the caller's unit of work, applies the expiry rule first, then the machine table's row,
 // and answers whether the state moved together with the row as it now stands.
 
@@ -131,7 +131,7 @@ async function mustGetLink(tx: Repos, id: string): Promise<LinkRow> {
   return link;
 }
 
-/** product 7: the first open moves pending -> launched; every open of an open link stamps lastOpenedAt. */
+/** docs/checkout.md, Payment link pages: the first open moves pending -> launched; every open of an open link stamps lastOpenedAt. */
 export async function markOpened(tx: Repos, deps: UnitDeps, linkId: string, nowMs: number): Promise<LinkMove> {
   const link = await expireLinkIfDue(tx, deps, await mustGetLink(tx, linkId), nowMs);
   if (nextLinkStatus(link.status, "open") !== null) {

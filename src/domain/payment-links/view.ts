@@ -1,11 +1,11 @@
 import { toIso } from "../checks/istanbul-time";
 import type { LinkRow } from "../../store/rows";
 
-/** The buyer-facing address of a link (interface 2.1 `url`); the token is its secret part. */
+/** The buyer-facing address of a link (docs/contract.md#the-link-record `url`); the token is its secret part. */
 export const toLinkUrl = (baseUrl: string, token: string): string => `${baseUrl}/l/${token}`;
 
 /**
- * interface 2.1 wire shape, every field present and nulls explicit, in the table's order.
+ * docs/contract.md#the-link-record wire shape, every field present and nulls explicit, in the table's order.
  * `terminalId` is not a 2.1 field and stays out of the response.
  */
 export function toLinkJson(link: LinkRow, baseUrl: string) {
@@ -32,7 +32,7 @@ export function toLinkJson(link: LinkRow, baseUrl: string) {
 
 export type LinkJson = ReturnType<typeof toLinkJson>;
 
-/** interface 4.2 envelope; its `items` are links, not a link's display items. */
+/** docs/contract.md#list-links envelope; its `items` are links, not a link's display items. */
 export function toLinkPageJson(links: readonly LinkRow[], baseUrl: string, paging: { page: number; size: number; hasMore: boolean }) {
   return { items: links.map((l) => toLinkJson(l, baseUrl)), page: paging.page, size: paging.size, hasMore: paging.hasMore };
 }

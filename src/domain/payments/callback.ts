@@ -38,7 +38,7 @@ export async function completeCallback(deps: Deps, attemptId: string, callback: 
   const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
   const verified = await bank.verifyCallback(callback, context);
   if (!verified.ok) {
-    // Kept for diagnosis: which attempt and why, never the posted values (product 17).
+    // Kept for diagnosis: which attempt and why, never the posted values (docs/banks.md).
     deps.log.warn("bank callback refused", { attemptId, bank: bank.bank, reason: verified.reason ?? "not genuine" });
     return { kind: "rejected" };
   }
@@ -68,7 +68,7 @@ async function captureOnce(deps: Deps, bank: BankGateway, input: CaptureInput): 
  * Authenticated: the attempt moves to capturing, the one Auth is claimed and its check opened.
  */
 async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authenticated: boolean, nowMs: number): Promise<Closed> {
-  // Product 22: racing callbacks take turns; the first closes the attempt, the others find it closed.
+  // docs/postgresql.md: racing callbacks take turns; the first closes the attempt, the others find it closed.
   await tx.attempts.lock(attemptId);
   const attempt = await tx.attempts.get(attemptId);
   if (!attempt || attempt.status !== "acs") return { kind: "rejected" };
@@ -104,7 +104,7 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
   return { kind: "capture", payment };
 }
 
-/** Product 6.4: 303 to returnUrl with `paymentCode` and `status` appended to its query. */
+/** docs/checkout.md, The callback: 303 to returnUrl with `paymentCode` and `status` appended to its query. */
 function redirectOf(payment: PaymentRow, recorded: CaptureRecorded | "failed"): CallbackOutcome {
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
   // An outcome still unknown at the bank: the payment is still initiated (the partner asks the API).

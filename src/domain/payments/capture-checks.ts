@@ -4,7 +4,7 @@ import { BANK_TAKEOVER_MS, SECOND_MS } from "../../limits";
 import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
 
 /**
- * "capture-check" (issue 16, product 17): an attempt whose capture answer is unknown, or was lost
+ * "capture-check" (issue 16, docs/banks.md): an attempt whose capture answer is unknown, or was lost
  * in a crash, is resolved by asking the bank's status (never by capturing again); a capture
  * approved too late is voided. Rebuilt at start from the open checks. The handler re-reads the
  * check, so a stale or duplicate timer does nothing.

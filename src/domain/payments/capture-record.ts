@@ -11,7 +11,7 @@ import { capturePayment, failPayment } from "./transitions";
 import type { PaymentRow } from "../../store/rows";
 
 // What a capture answer does to the attempt, the payment and the attempt's capture check (issue
-// 16, product 17): approved and still capturable is captured; approved too late is voided
+// 16, docs/banks.md): approved and still capturable is captured; approved too late is voided
 // automatically; declined fails the payment; unknown leaves the attempt capturing and asks again
 // on a timer (30 s, 2 min, 10 min, 1 h, then hourly), never sending the capture again.
 

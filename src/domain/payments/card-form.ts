@@ -4,13 +4,13 @@ import { Sensitive } from "../../sensitive";
 import { istanbulDate } from "../checks/istanbul-time";
 import { isLuhnValid } from "../checks/luhn";
 
-// Product 6.1: the card fields of the handoff form (interface 4.7), checked before anything else.
+// docs/checkout.md, Card data: the card fields of the handoff form (docs/checkout.md, The handoff relay and the 3D step), checked before anything else.
 // The values are wrapped as Sensitive the moment they are read, and no message below repeats one.
 
 export type CardForm = {
   paymentRef: string;
   card: CardInput;
-  /** First 8 digits: only looked up in the BIN table, never stored (product 5). */
+  /** First 8 digits: only looked up in the BIN table, never stored (docs/contract.md, Payments). */
   bin8: string;
 };
 

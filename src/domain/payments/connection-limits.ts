@@ -14,7 +14,7 @@ export type ConnectionLimitCode = Extract<
 >;
 
 /**
- * Product 4 bank-connection limits for a charge of `amount` on `connection` at `nowMs`.
+ * docs/seed.md#partners-terminals-and-connections bank-connection limits for a charge of `amount` on `connection` at `nowMs`.
  * Usage = amounts of the connection's `initiated` and `captured` payments created in the Istanbul
  * day, the ISO week (Monday 00:00 Istanbul), the Istanbul month, and the rolling window of the
  * last `windowMinutes` (created strictly after now − window). A payment counts in the window of
@@ -23,7 +23,7 @@ export type ConnectionLimitCode = Extract<
  * being checked, which at 3D start already counts as `initiated`.
  *
  * Checked in this fixed order, the first exceeded one answers: per transaction, daily, weekly,
- * monthly, time window (the order of interface 7.2).
+ * monthly, time window (the order of docs/errors.md, API errors).
  */
 export async function exceededConnectionLimit(
   q: Repos,
@@ -37,7 +37,7 @@ export async function exceededConnectionLimit(
   if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
     return null;
   }
-  // Product 22: two instances must not both admit the charge that reaches a limit.
+  // docs/postgresql.md: two instances must not both admit the charge that reaches a limit.
   await q.catalog.lockConnection(connection.id);
   const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
   const usage = await q.payments.connectionUsage(
@@ -50,7 +50,7 @@ export async function exceededConnectionLimit(
     },
     exceptCode,
   );
-  // Exact above 2^53 (product 23): usage is a BigInt, capped above every limit by the store.
+  // Exact above 2^53 (docs/decisions.md, Hardening): usage is a BigInt, capped above every limit by the store.
   const over = (used: bigint, max: number | null): boolean => max !== null && used + BigInt(amount) > BigInt(max);
   if (over(usage.day, connection.dailyMax)) return "pos_daily_limit_exceeded";
   if (over(usage.week, connection.weeklyMax)) return "pos_weekly_limit_exceeded";

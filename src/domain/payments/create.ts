@@ -12,7 +12,7 @@ import type { CreatePaymentBody } from "./schema";
 import { expireIfDue } from "./transitions";
 import type { NewPayment, PartnerRow, PaymentChannel, PaymentRow, TerminalRow } from "../../store/rows";
 
-/** Interface 1: currency is always TRY and not a request field. */
+/** docs/contract.md, What kasa does: currency is always TRY and not a request field. */
 export const CURRENCY = "TRY";
 
 export type CreateOutcome = { replay: boolean; payment: PaymentRow };
@@ -28,7 +28,7 @@ type PaymentRequest = {
 };
 
 /**
- * Interface 4.5. The idempotency check and the insert run in ONE unit of work, so N concurrent
+ * docs/contract.md, Create a payment. The idempotency check and the insert run in ONE unit of work, so N concurrent
  * creates with one code see each other in order: exactly one inserts, the rest replay or get 409
  * (the partial unique index `payments_active_tx_code` is the backstop).
  */
@@ -49,7 +49,7 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
 export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
 
 /**
- * Product 18: a payment a panel user types in. The same rules as 4.5 in the same order, channel
+ * docs/panel.md: a payment a panel user types in. The same rules as 4.5 in the same order, channel
  * `panel` (boundary 2: its code replays only from the panel; the API's 409 and the panel's 409
  * for an API code both come from `replayOf`). The bank's answer comes back to kasa's own panel,
  * so the partner's redirect hosts do not apply to `returnUrl`.
@@ -101,7 +101,7 @@ async function createInUnit(
 
 /**
  * The active payment holding the code, if any. A payment whose window has passed is expired first
- * (the timer may not have run yet), so at `expiresAt` the code is already free (product 16).
+ * (the timer may not have run yet), so at `expiresAt` the code is already free (docs/decisions.md, Readings of the contract).
  */
 async function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode: string, nowMs: number): Promise<PaymentRow | null> {
   const holder = await tx.payments.holdingTxCode(partnerId, partnerTxCode);
@@ -110,7 +110,7 @@ async function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerT
 }
 
 /**
- * Interface 4.5 "same request": partnerId (the lookup's scope), terminalId, amount, installment and
+ * docs/contract.md, Create a payment "same request": partnerId (the lookup's scope), terminalId, amount, installment and
  * currency equal, and made through the same interface (boundary 2: a panel or link payment is
  * never replayed by the API, and a `PL-` code of an active link payment is 409, boundary 3).
  * returnUrl and description are left out of the comparison.
@@ -134,7 +134,7 @@ export type LinkPaymentInput = {
   n: number;
   /** The charged amount: the chosen option's totalAmount. */
   amount: number;
-  /** The link's base amount: the commission base on net terminals (product 5). */
+  /** The link's base amount: the commission base on net terminals (docs/contract.md, Payments). */
   principal: number;
   installment: number;
   description: string | null;
@@ -143,10 +143,10 @@ export type LinkPaymentInput = {
 };
 
 /**
- * Product 5 / 7: a payment made through a link, inside the link page's unit of work. Channel
+ * docs/contract.md, Payments; docs/checkout.md, Payment link pages: a payment made through a link, inside the link page's unit of work. Channel
  * `link`, partnerTxCode `PL-<linkId>-<n>`. The caller has checked the link (state, allowed
  * counts, the option); this checks the terminal (403) and the code. Connection limits are not
- * checked here: for link payments they are a 3D-start refusal (interface 7.5), generic page.
+ * checked here: for link payments they are a 3D-start refusal (docs/contract.md, Connection limits), generic page.
  */
 export async function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput, nowMs: number): Promise<PaymentRow> {
   const { terminal } = await resolveTerminal(tx, input.terminalId, input.partner);
@@ -170,7 +170,7 @@ export async function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymen
 
 type Insertable = PaymentRequest & { channel: PaymentChannel; linkId: string | null; principal: number };
 
-/** Interface 3.2 first row: initiated, with a fresh paymentRef; the 3D window timer starts now. */
+/** docs/contract.md#payment-states first row: initiated, with a fresh paymentRef; the 3D window timer starts now. */
 async function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertable, nowMs: number): Promise<PaymentRow> {
   const row: NewPayment = {
     code: deps.ids.paymentCode(),
@@ -195,7 +195,7 @@ async function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: In
   return payment;
 }
 
-/** Interface 3.2 / 8: 30 minutes, 135 on terminals of the `extended` infrastructure. */
+/** docs/contract.md, Payment states / Limits: 30 minutes, 135 on terminals of the `extended` infrastructure. */
 export function threeDWindowMs(terminal: TerminalRow): number {
   return terminal.infrastructure === "extended" ? THREE_D_WINDOW_EXTENDED_MS : THREE_D_WINDOW_STANDARD_MS;
 }

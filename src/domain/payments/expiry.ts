@@ -1,11 +1,11 @@
 import type { TimerModule } from "../../timer-module";
 import { expireIfDue } from "./transitions";
 
-/** Timer kind of the 3D window end (interface 3.2); key = paymentCode, due = expiresAt. */
+/** Timer kind of the 3D window end (docs/contract.md, Payment states); key = paymentCode, due = expiresAt. */
 export const PAYMENT_EXPIRY_TIMER = "payment-expiry";
 
 /**
- * The wheel's payment expiry, at exactly `expiresAt` (product 16: passed means now >= expiresAt).
+ * The wheel's payment expiry, at exactly `expiresAt` (docs/decisions.md, Readings of the contract: passed means now >= expiresAt).
  * At-least-once: the handler re-reads the row, so a timer for a payment captured or failed
  * meanwhile does nothing, and one that fires early (the clock was set back) is put back.
  */

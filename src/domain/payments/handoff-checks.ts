@@ -22,9 +22,9 @@ export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: st
 type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option: InstallmentOptionJson };
 
 /**
- * Unit 1 of the handoff (product 6.2): the checks in their order, then, when all pass, the attempt
+ * Unit 1 of the handoff (docs/checkout.md, Checks in order): the checks in their order, then, when all pass, the attempt
  * recorded as `starting` and the payment marked "3D started" with the rate and card facts fixed
- * (product 5), all BEFORE the bank is called. A refusal returns instead of throwing, because some
+ * (docs/contract.md, Payments), all BEFORE the bank is called. A refusal returns instead of throwing, because some
  * refusals change state in this same unit (expiry, exhaustion, a counted attempt).
  *
  *  1. ref known                          404 payment_ref_invalid
@@ -38,7 +38,7 @@ type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option
  *  5. terminal still owned and active    403 terminal_not_allowed (not counted; our addition)
  *  6. connection active                  422 virtual_pos_inactive (not counted)
  *  7. PSP active                         422 psp_inactive (not counted)
- *  8. card type accepted                 403 terminal_not_allowed (family, product 16) or
+ *  8. card type accepted                 403 terminal_not_allowed (family, docs/decisions.md, Readings of the contract) or
  *                                        422 virtual_pos_card_type_not_supported; counted, generic
  *  9. installment eligibility            422 installment_not_allowed (counted)
  * 10. connection limits                  422 generic page (not counted)
@@ -50,7 +50,7 @@ type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option
 export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs: number): Promise<StartGranted | HandoffRefusal> {
   const byRef = await tx.payments.byRef(input.paymentRef);
   if (!byRef) return refuse("payment_ref_invalid");
-  // Product 22: two submits of one form (or two tabs) take turns; the second sees the 3D start.
+  // docs/postgresql.md: two submits of one form (or two tabs) take turns; the second sees the 3D start.
   // Locks in the order every unit takes them: the link, its payment, then the connection.
   if (byRef.linkId !== null) await tx.links.lock(byRef.linkId);
   await tx.payments.lock(byRef.code);
@@ -137,7 +137,7 @@ async function resolveForCard(tx: Repos, terminalId: string, partner: PartnerRow
   }
 }
 
-/** A refusal that uses up one of the payment's card attempts (product 16). */
+/** A refusal that uses up one of the payment's card attempts (docs/decisions.md, Readings of the contract). */
 async function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, route: AttemptRoute, nowMs: number): Promise<void> {
   const attempt = { id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined" as const, counted: true, createdAtMs: nowMs };
   await tx.attempts.insert({ ...attempt, ...route });

@@ -1,4 +1,4 @@
-/** Where the relay lives under the public base URL (interface 4.5 `handoffUrl`, product 6.1, 6.4). */
+/** Where the relay lives under the public base URL (docs/contract.md#create-a-payment `handoffUrl`, docs/checkout.md, Card data / The callback). */
 export const HANDOFF_PATHS = {
   start: "/handoff",
   /** `{callback}/{attemptId}`: the ACS posts the signed result here. */

@@ -12,7 +12,7 @@ import { callbackUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows";
 
 /**
- * Interface 4.7 / product 6: from a checked card form to the bank's 3D form. Crash-safe in three
+ * docs/checkout.md, The handoff relay and the 3D step: from a checked card form to the bank's 3D form. Crash-safe in three
  * steps (DESIGN request flow 3): unit 1 runs the checks and records the attempt and "3D started";
  * then the bank is called outside any unit; unit 2 records what it answered. A crash between the
  * two leaves the ref used up and the attempt open, and the window expiry resolves the payment.
@@ -41,7 +41,7 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
 /**
  * Unit 2. The form goes out only if the attempt is still `starting`: an expiry that ran while the
  * bank answered has closed it, and then the ref has expired. A decline (payment_declined) counts,
- * keeps the payment initiated and frees the ref for another card (interface 3.2).
+ * keeps the payment initiated and frees the ref for another card (docs/contract.md, Payment states).
  */
 async function recordStart(
   tx: Repos,

@@ -1,6 +1,6 @@
 import type { AttemptStatus, PaymentStatus } from "../../store/rows";
 
-// Interface 3.2 and product 5 as data. Every status change of a payment or a card attempt goes
+// docs/contract.md#payment-states and docs/contract.md#payments as data. Every status change of a payment or a card attempt goes
 // through these tables: the store's conditional updates take their `from` lists from here.
 
 export type { AttemptStatus, PaymentStatus };
@@ -15,8 +15,8 @@ export const PAYMENT_STATUSES = [
 ] as const satisfies readonly PaymentStatus[];
 
 /**
- * Product 5: the states that hold a `partnerTxCode`, which are also the "active" payments that
- * `GET /v1/payments?partnerTxCode=` resolves (interface 4.6). `failed` and `expired` free the code.
+ * docs/contract.md, Payments: the states that hold a `partnerTxCode`, which are also the "active" payments that
+ * `GET /v1/payments?partnerTxCode=` resolves (docs/contract.md, Read a payment). `failed` and `expired` free the code.
  */
 export const HOLDING_STATUSES = ["initiated", "captured", "voided", "refunded"] as const satisfies readonly PaymentStatus[];
 
@@ -27,7 +27,7 @@ export const ATTEMPTABLE_STATUSES = ["initiated"] as const satisfies readonly Pa
 
 type PaymentTransition = { from: readonly PaymentStatus[]; to: PaymentStatus };
 
-/** Interface 3.2, row by row (the rows that keep the payment `initiated` change no status). */
+/** docs/contract.md, Payment states, row by row (the rows that keep the payment `initiated` change no status). */
 export const PAYMENT_TRANSITIONS = {
   /** (none) -> initiated: `POST /v1/payments`, valid, new partnerTxCode. */
   create: { from: [], to: "initiated" },

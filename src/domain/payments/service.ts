@@ -6,12 +6,12 @@ import { expireIfDue, isPaymentDue } from "./transitions";
 import type { RefundSummary } from "./view";
 import type { PaymentRow } from "../../store/rows";
 
-// Lookups of interface 4.6 and 4.13, both scoped to the caller: another partner's payment reads
+// Lookups of docs/contract.md, Read a payment, both scoped to the caller: another partner's payment reads
 // as absent (404 payment_not_found), like an unknown one.
 
 /**
  * A payment past its window still `initiated` (the timer has not run yet) is expired before it is
- * shown, so no lookup ever sees an initiated payment at or after its expiresAt (product 16).
+ * shown, so no lookup ever sees an initiated payment at or after its expiresAt (docs/decisions.md, Readings of the contract).
  */
 async function settleDue(deps: Deps, payment: PaymentRow): Promise<PaymentRow> {
   if (!isPaymentDue(payment, deps.clock.nowMs())) return payment;
@@ -21,7 +21,7 @@ async function settleDue(deps: Deps, payment: PaymentRow): Promise<PaymentRow> {
   });
 }
 
-/** Interface 4.13: any state. */
+/** docs/contract.md, Read a payment: any state. */
 export async function paymentByCode(deps: Deps, partnerId: string, code: string): Promise<PaymentRow> {
   const payment = await deps.store.q.payments.getOwned(partnerId, code);
   if (!payment) fail("payment_not_found");
@@ -29,7 +29,7 @@ export async function paymentByCode(deps: Deps, partnerId: string, code: string)
 }
 
 /**
- * Interface 4.6: only an active payment (initiated, captured, voided, refunded) resolves; for a
+ * docs/contract.md, Read a payment: only an active payment (initiated, captured, voided, refunded) resolves; for a
  * failed or expired one the definitive lookup is by paymentCode. Codes of every channel resolve,
  * `PL-` codes of link payments included.
  */
@@ -42,7 +42,7 @@ export async function paymentByTxCode(deps: Deps, partnerId: string, partnerTxCo
 }
 
 /**
- * SEAM for the refunds engineer: the refund summaries of interface 2.3 `refunds`, oldest first.
+ * SEAM for the refunds engineer: the refund summaries of docs/contract.md#the-payment-record `refunds`, oldest first.
  * Payments alone have none; the refunds module replaces this body with its own query.
  */
 export async function refundSummariesOf(q: Repos, paymentCode: string): Promise<RefundSummary[]> {

@@ -30,7 +30,7 @@ export async function failPayment(
 export const isPaymentDue = (payment: PaymentRow, nowMs: number): boolean => payment.status === "initiated" && nowMs >= payment.expiresAtMs;
 
 /**
- * initiated -> expired once the window has passed (product 16: now >= expiresAt). Whatever attempt
+ * initiated -> expired once the window has passed (docs/decisions.md, Readings of the contract: now >= expiresAt). Whatever attempt
  * is still open (a crash mid-way, an abandoned ACS page) is closed with it, so a late callback
  * finds nothing to capture. The change is stamped at `expiresAt`, the instant it took effect,
  * whoever writes it (the timer, a lookup, a create reusing the code, the handoff), so
@@ -47,7 +47,7 @@ export async function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, no
   return (await tx.payments.get(payment.code)) ?? payment;
 }
 
-/** initiated -> captured with the amounts of product 5 (webhook payment.captured). */
+/** initiated -> captured with the amounts of docs/contract.md, Payments (webhook payment.captured). */
 export async function capturePayment(
   tx: Repos,
   deps: Deps,
@@ -65,7 +65,7 @@ export async function capturePayment(
 }
 
 /**
- * Product 5 at capture: commission on the charged amount (gross) or on the principal (net: the
+ * docs/contract.md#payments at capture: commission on the charged amount (gross) or on the principal (net: the
  * link's base amount, or the amount of an API payment), with the rate fixed at 3D start;
  * netToPartner = amount − commission; expectedValueDate = the Istanbul date of capture plus the
  * terminal's value days for this installment count (a per-count override wins).

@@ -2,7 +2,7 @@ import { toIso } from "../checks/istanbul-time";
 import { handoffUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows";
 
-/** Interface 2.2. */
+/** docs/contract.md, Create a payment. */
 export type PaymentCreatedJson = {
   paymentCode: string;
   status: string;
@@ -13,7 +13,7 @@ export type PaymentCreatedJson = {
 
 /**
  * What the refunds module hands to `toPaymentJson` for each refund of the payment (SEAM for the
- * refunds engineer: interface 2.3 `refunds`, oldest first).
+ * refunds engineer: docs/contract.md#the-payment-record `refunds`, oldest first).
  */
 export type RefundSummary = {
   refundId: string;
@@ -23,16 +23,16 @@ export type RefundSummary = {
   updatedAtMs: number;
 };
 
-/** Interface 2.3 refund summary. */
+/** docs/contract.md#the-payment-record refund summary. */
 export type RefundSummaryJson = { refundId: string; amount: number; status: string; createdAt: string; updatedAt: string };
 
-/** The card and money fields interface 2.3 shows as the payment row holds them. */
+/** The card and money fields docs/contract.md#the-payment-record shows as the payment row holds them. */
 type PaymentCardAndMoney = Pick<
   PaymentRow,
   "maskedPan" | "cardFamily" | "cardBank" | "appliedRateBps" | "appliedFixedFee" | "commissionAmount" | "netToPartner" | "expectedValueDate"
 >;
 
-/** Interface 2.3, field for field and nothing more (card brand and bank references stay inside). */
+/** docs/contract.md, The payment record, field for field and nothing more (card brand and bank references stay inside). */
 export type PaymentJson = {
   paymentCode: string;
   partnerTxCode: string;
@@ -42,7 +42,7 @@ export type PaymentJson = {
   installmentCount: number;
 } & PaymentCardAndMoney & { refunds: RefundSummaryJson[] };
 
-/** Interface 2.2: a replay shows the payment's current status (4.5). */
+/** docs/contract.md, Create a payment: a replay shows the payment's current status (4.5). */
 export function toPaymentCreatedJson(payment: PaymentRow, replay: boolean, baseUrl: string): PaymentCreatedJson {
   return {
     paymentCode: payment.code,
@@ -57,7 +57,7 @@ export function toRefundSummaryJson(r: RefundSummary): RefundSummaryJson {
   return { refundId: r.refundId, amount: r.amount, status: r.status, createdAt: toIso(r.createdAtMs), updatedAt: toIso(r.updatedAtMs) };
 }
 
-/** Interface 2.3. */
+/** docs/contract.md, The payment record. */
 export function toPaymentJson(payment: PaymentRow, refunds: readonly RefundSummary[]): PaymentJson {
   return {
     paymentCode: payment.code,

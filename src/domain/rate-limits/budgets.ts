@@ -1,5 +1,5 @@
 /**
- * The rate budgets of interface.md §8, with the names and the numbers product.md §12 gives them.
+ * The rate budgets of docs/contract.md, Limits, with the names and the numbers docs/contract.md#rate-limits gives them.
  * Every limit here is a deployment default: `kasa serve --limits FILE` overrides it per name
  * (limits-file.ts), so the names are part of the operator contract and must stay stable.
  */
@@ -16,7 +16,7 @@ export type BudgetSpec = {
   readonly scope: BudgetScope;
   /** One line for `kasa serve --help`: which requests draw on this budget. */
   readonly covers: string;
-  /** Off unless a limits file names it, in sandbox mode (product 23: one integrator, one address). */
+  /** Off unless a limits file names it, in sandbox mode (docs/decisions.md, Hardening: one integrator, one address). */
   readonly offInSandbox?: true;
 };
 
@@ -92,7 +92,7 @@ export const BUDGETS = {
     limit: 10,
     windowMs: MINUTE_MS,
     scope: "ip",
-    covers: "POST /panel/login (merchant panel, product 18), per source IP",
+    covers: "POST /panel/login (merchant panel), per source IP",
   },
   "panel.user": {
     limit: 120,
@@ -110,8 +110,8 @@ export const BUDGET_NAMES = Object.keys(BUDGETS) as readonly BudgetName[];
 export const isBudgetName = (name: string): name is BudgetName => Object.hasOwn(BUDGETS, name);
 
 /**
- * The budgets a partner's `rateLimitMultiplier` raises: interface §8 lets the key and IP limits on
- * payment creation be raised together, and product §12 names exactly the `payments.create.*` ones.
+ * The budgets a partner's `rateLimitMultiplier` raises: docs/contract.md#limits lets the key and IP limits on
+ * payment creation be raised together, and docs/contract.md#rate-limits names exactly the `payments.create.*` ones.
  */
 export const MULTIPLIED_BUDGETS: ReadonlySet<BudgetName> = new Set(BUDGET_NAMES.filter((name) => name.startsWith("payments.create.")));
 
@@ -121,7 +121,7 @@ export const MULTIPLIED_BUDGETS: ReadonlySet<BudgetName> = new Set(BUDGET_NAMES.
  */
 export const MAX_BUDGET_LIMIT = 10_000_000;
 
-/** A budget's limit per its window, or "off": it admits everything (product 23: `pages.ip` in sandbox). */
+/** A budget's limit per its window, or "off": it admits everything (docs/decisions.md, Hardening: `pages.ip` in sandbox). */
 export type BudgetLimit = number | "off";
 
 export const defaultLimits = (): Record<BudgetName, number> => {
@@ -151,6 +151,6 @@ export const effectiveLimit = (name: BudgetName, limit: number, multiplier = 1):
   return Math.min(MAX_BUDGET_LIMIT, Math.max(1, Math.floor(limit * multiplier)));
 };
 
-/** "1 min", "1 h": windows are whole minutes or hours, as the table in product §12 prints them. */
+/** "1 min", "1 h": windows are whole minutes or hours, as the table in docs/contract.md#rate-limits prints them. */
 export const toWindowLabel = (windowMs: number): string =>
   windowMs % HOUR_MS === 0 ? `${windowMs / HOUR_MS} h` : `${windowMs / MINUTE_MS} min`;

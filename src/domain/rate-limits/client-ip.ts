@@ -1,5 +1,5 @@
 /**
- * The source-IP key of the per-IP budgets (product §12): the socket peer, or with `--trust-proxy`
+ * The source-IP key of the per-IP budgets (docs/contract.md, Rate limits): the socket peer, or with `--trust-proxy`
  * the left-most X-Forwarded-For entry. IPv4-mapped IPv6 counts as the IPv4 address it carries, so
  * a dual-stack socket cannot give one client two budgets; IPv6 is limited per /64, because one
  * subscriber usually holds a whole /64 and could otherwise rotate addresses inside it for free.

@@ -4,7 +4,7 @@ import type { Store } from "../../store/store";
 import type { RateLimiter } from "./limiter";
 
 /**
- * Product 22: rate limits across instances. Each instance on a shared database registers a
+ * docs/postgresql.md: rate limits across instances. Each instance on a shared database registers a
  * heartbeat (wall clock) and renews it every HEARTBEAT_EVERY_MS; one that stopped renewing is gone
  * after HEARTBEAT_TTL_MS. After each beat the limiter admits this instance's share of every budget
  * (limiter.ts shareOf): its place among the live instances' ids and their number. Uneven traffic

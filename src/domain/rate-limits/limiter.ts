@@ -1,8 +1,8 @@
 import { BUDGET_NAMES, BUDGETS, type BudgetLimit, type BudgetName, effectiveLimit } from "./budgets";
 
 /**
- * The rate limiter of product §12, pure: no clock, no HTTP. The request pipeline passes the
- * service clock's `nowMs` (product §16: every window follows the service clock, sandbox included)
+ * The rate limiter of docs/contract.md, Rate limits, pure: no clock, no HTTP. The request pipeline passes the
+ * service clock's `nowMs` (docs/decisions.md, Readings of the contract: every window follows the service clock, sandbox included)
  * and the list of budgets a request draws on; the answer is all-or-nothing across that list.
  *
  * Each (budget, key) keeps an exact sliding log: the times of its admissions that still count,
@@ -24,12 +24,12 @@ export type RateLimiter = {
   readonly limited: boolean;
   /** Admits the request iff every check has room; a refusal consumes nothing anywhere. */
   tryAcquire(checks: readonly RateCheck[], nowMs: number): boolean;
-  /** product 19 metrics: told the budget of every refusal. */
+  /** docs/operating.md metrics: told the budget of every refusal. */
   observeRefusals(observer: (budget: BudgetName) => void): void;
   /** Entries held in memory; the eviction sweep keeps it near the number of constraining ones. */
   size(): number;
   /**
-   * Product 22: this instance is number `index` (0-based) of `count` live instances on a shared
+   * docs/postgresql.md: this instance is number `index` (0-based) of `count` live instances on a shared
    * database, and admits only its share of every budget (shareOf).
    */
   setShare(index: number, count: number): void;

@@ -11,7 +11,7 @@ import {
 } from "./budgets";
 
 /**
- * `kasa serve --limits FILE` (product §12): a JSON object of budget name -> limit per that
+ * `kasa serve --limits FILE` (docs/contract.md, Rate limits): a JSON object of budget name -> limit per that
  * budget's own window, overriding the defaults it names. `--limits off` arrives here as the `off`
  * flag, because "off" is a mode, not a file; it is refused outside sandbox mode so a production
  * server can never run unlimited by a typo. Every refusal is one line the CLI prints as is.

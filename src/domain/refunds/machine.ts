@@ -1,7 +1,7 @@
 import type { PaymentStatus, RefundMethod, RefundStatus } from "../../store/rows";
 
-// Product 9 as data: refund methods and statuses, and how an approved refund moves its payment
-// (product 5: `voided`, `refunded`; a partial refund keeps it `captured`). The store's conditional
+// docs/contract.md#refunds as data: refund methods and statuses, and how an approved refund moves its payment
+// (docs/contract.md, Payments: `voided`, `refunded`; a partial refund keeps it `captured`). The store's conditional
 // updates take their `from` lists from here.
 
 export type { RefundMethod, RefundStatus };

@@ -101,7 +101,7 @@ export async function recordRefundResult(
 }
 
 /**
- * pending -> approved, and the payment's balance with it (product 9): the store refuses to go past
+ * pending -> approved, and the payment's balance with it (docs/contract.md, Refunds): the store refuses to go past
  * the amount, or to void a settled payment. Neither can happen: the pending row reserved the amount
  * and a day end does not settle a payment whose void is pending. So a refusal is our bug.
  */

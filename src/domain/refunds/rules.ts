@@ -5,14 +5,14 @@ import { REFUNDABLE_STATUSES } from "./machine";
 import type { PaymentStatus, RefundMethod } from "../../store/rows";
 
 /**
- * Which refund endpoint was called (interface 4.10, 4.13): `auto` is `POST …/refunds`, which picks
+ * Which refund endpoint was called (docs/contract.md, Refunds): `auto` is `POST …/refunds`, which picks
  * the method itself; `void` and `credit` force one.
  */
 export type RefundEndpoint = "auto" | "void" | "credit";
 
 /**
  * The precedence of every refusal, fixed here and walked in this order by the API tests
- * (product 3: business rules in the order the endpoint's tests fix):
+ * (docs/contract.md, Requests and authentication: business rules in the order the endpoint's tests fix):
  *
  *  1. body shape                                        400 validation_error (endpoint pipeline)
  *  2. partner not accepting                             403 partner_not_active
@@ -37,9 +37,9 @@ export type RefundFacts = {
   pending: number;
   /** amount - approved - pending. */
   remaining: number;
-  /** Requested amount; null = the whole remainder (product 16). */
+  /** Requested amount; null = the whole remainder (docs/decisions.md, Readings of the contract). */
   requested: number | null;
-  /** Captured on today's Istanbul date and not settled by a day end (product 9). */
+  /** Captured on today's Istanbul date and not settled by a day end (docs/contract.md, Refunds). */
   sameDay: boolean;
   /** An approved credit refund exists: the capture can no longer be voided at the bank. */
   approvedCredit: boolean;
@@ -48,7 +48,7 @@ export type RefundFacts = {
 
 export type RefundDecision = { method: RefundMethod; amount: number };
 
-/** Product 9's method table and the refusals of steps 5-9 above, in that order. */
+/** docs/contract.md#refunds's method table and the refusals of steps 5-9 above, in that order. */
 export function decideRefund(endpoint: RefundEndpoint, f: RefundFacts): RefundDecision {
   if (!(REFUNDABLE_STATUSES as readonly PaymentStatus[]).includes(f.status)) {
     fail("payment_not_refundable", `payment: a ${f.status} payment has nothing to refund`);

@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { PARTNER_REFUND_CODE_MAX_CHARS } from "../../limits";
 
-// Shape of the three refund bodies (interface 4.10, 4.13; product 16: one body for all three).
+// Shape of the three refund bodies (docs/contract.md, Refunds; docs/decisions.md, Readings of the contract: one body for all three).
 // Everything here is a 400 `validation_error` naming the field; business rules live in rules.ts.
 
 export const refundBody = v.strictObject({
-  // Absent and null both mean the whole remainder (product 16); product 2: a safe integer.
+  // Absent and null both mean the whole remainder (docs/decisions.md, Readings of the contract); docs/contract.md, Identifiers and formats: a safe integer.
   amount: v.nullish(v.pipe(v.number("must be an integer"), v.safeInteger("must be a safe integer"), v.minValue(1, "must be >= 1"))),
   partnerRefundCode: v.pipe(
     v.string("must be a string"),

@@ -9,13 +9,13 @@ import { decideRefund, type RefundEndpoint } from "./rules";
 import type { RefundBody } from "./schema";
 import type { PartnerRow, PaymentRow, RefundRow } from "../../store/rows";
 
-// Interface 4.10, 4.11, 4.13 and product 9. A refund takes two units of work around one bank
+// docs/contract.md, Refunds / The refund record. A refund takes two units of work around one bank
 // call: the first checks every rule and inserts the refund `pending`, which reserves its amount
 // (remaining = amount - approved - pending) and, by the partial unique index, blocks any other
 // refund of the payment; the second records the bank's answer. Simultaneous requests therefore
 // never refund more than was captured.
 
-/** Product 9: today's Istanbul date is the capture's, and no day end has settled it. */
+/** docs/contract.md, Refunds: today's Istanbul date is the capture's, and no day end has settled it. */
 export const isSameProcessingDay = (payment: PaymentRow, nowMs: number): boolean =>
   payment.settledDay === null && payment.capturedAtMs !== null && istanbulDate(payment.capturedAtMs) === istanbulDate(nowMs);
 
@@ -47,7 +47,7 @@ async function reserveRefund(
   await assertAcceptingPayments(tx, partner, nowMs);
   const owned = await tx.payments.getOwned(partner.id, paymentCode);
   if (!owned) fail("payment_not_found");
-  // Product 22: concurrent refunds of one payment are checked against its total one at a time.
+  // docs/postgresql.md: concurrent refunds of one payment are checked against its total one at a time.
   await tx.payments.lock(owned.code);
   const payment = (await tx.payments.get(owned.code)) ?? owned;
   if (await tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
@@ -81,7 +81,7 @@ async function reserveRefund(
 }
 
 /**
- * Interface 4.11: the caller's refund of that payment. Unknown refunds, another payment's and
+ * docs/contract.md, The refund record: the caller's refund of that payment. Unknown refunds, another payment's and
  * another partner's all read as 404 `refund_not_found` (the only code 4.11 names), as does an
  * unknown payment code on this path.
  */

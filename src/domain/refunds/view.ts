@@ -2,7 +2,7 @@ import { isRefundMarker } from "../../bank/gateway";
 import { toIso } from "../checks/istanbul-time";
 import type { RefundRow } from "../../store/rows";
 
-/** Interface 2.4, field for field. */
+/** docs/contract.md, The refund record, field for field. */
 export type RefundJson = {
   refundId: string;
   method: string;
@@ -16,7 +16,7 @@ export type RefundJson = {
   updatedAt: string;
 };
 
-/** Interface 2.4 creation response, shared by the three refund endpoints (product 16). */
+/** docs/contract.md#the-refund-record creation response, shared by the three refund endpoints (docs/decisions.md, Readings of the contract). */
 export type RefundCreatedJson = { refundId: string; method: string; status: string };
 
 export function toRefundJson(r: RefundRow): RefundJson {
@@ -28,7 +28,7 @@ export function toRefundJson(r: RefundRow): RefundJson {
     procReturnCode: r.procReturnCode,
     authCode: r.authCode,
     errMsg: r.errMsg,
-    // A pending refund's marker (product 17) is kasa's note of what to ask the bank, not a reference.
+    // A pending refund's marker (docs/banks.md) is kasa's note of what to ask the bank, not a reference.
     bankReference: isRefundMarker(r.bankReference) ? null : r.bankReference,
     createdAt: toIso(r.createdAtMs),
     updatedAt: toIso(r.updatedAtMs),

@@ -5,10 +5,10 @@ import { dayEndDueAtMs, dayEndsDue, runDayOf } from "./days";
 import { formBatch, payBatch } from "./payouts";
 import type { PayoutBatchRow } from "../../store/rows";
 
-// Day end (product 9, 13, 16), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
+// Day end (docs/contract.md, Refunds / The sandbox; docs/decisions.md, Readings of the contract), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
 // One unit claims the day (the dayends row: INSERT … ON CONFLICT DO NOTHING decides who runs it,
 // in this process or another) and settles the captures made before the cutoff (no void after
-// this). Then each partner's payout batch is formed in a unit of its own (product 23), so one
+// this). Then each partner's payout batch is formed in a unit of its own (docs/decisions.md, Hardening), so one
 // partner's failure is logged and never blocks another's: its items stay due and the next day end
 // takes them again. The batches are paid outside any unit.
 

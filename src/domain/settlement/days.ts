@@ -2,7 +2,7 @@ import { DAY_MS, DAYEND_CATCH_UP_MAX_DAYS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { addDays, istanbulDate, istanbulDateStartMs } from "../checks/istanbul-time";
 
-// The business calendar of day end (product 9, 13): the day end of Istanbul date D runs at 00:00
+// The business calendar of day end (docs/contract.md, Refunds / The sandbox): the day end of Istanbul date D runs at 00:00
 // Istanbul of D+1, the date it "runs on". Dates are "YYYY-MM-DD"; they compare as strings.
 
 /** The Istanbul date a day end runs on: the day after the one it ends. */
@@ -11,7 +11,7 @@ export const runDayOf = (endedDay: string): string => addDays(endedDay, 1);
 /**
  * When the day end of `endedDay` is due: 00:00 Istanbul of the next date (Istanbul has no DST, so
  * one day after its own 00:00). Computed as an instant, not via the next date's text, so the last
- * date a sandbox clock can reach, 9999-12-31 (product 23), still gets its timer.
+ * date a sandbox clock can reach, 9999-12-31 (docs/decisions.md, Hardening), still gets its timer.
  */
 export const dayEndDueAtMs = (endedDay: string): number => istanbulDateStartMs(endedDay) + DAY_MS;
 

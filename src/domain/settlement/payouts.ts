@@ -9,10 +9,10 @@ import type { Repos } from "../../store/store";
 import { enqueueWebhook } from "../webhooks/outbox";
 import type { PayoutBatchRow, PayoutStatus } from "../../store/rows";
 
-// Payouts (product 9, 16). At each day end, per partner: the settled captures whose value date has
+// Payouts (docs/contract.md, Refunds; docs/decisions.md, Readings of the contract). At each day end, per partner: the settled captures whose value date has
 // come (netToPartner each) minus the approved credit refunds not netted yet form one batch. The
 // batch is recorded `pending` with its items in the day end's unit; the bank is asked outside it;
-// the answer is recorded with its webhook (payout.paid_out / payout.failed, interface 6.1).
+// the answer is recorded with its webhook (payout.paid_out / payout.failed, docs/contract.md, Event types).
 //
 // Decisions where the spec is silent:
 // - Nothing due, or refunds at least as large as the captures (amount <= 0): no batch. The items
@@ -29,7 +29,7 @@ export const PAYOUT_TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly PayoutStatus[]; to: PayoutStatus }>;
 
 /**
- * In its own unit, one per partner (product 23: one partner's failure never blocks another's): the
+ * In its own unit, one per partner (docs/decisions.md, Hardening: one partner's failure never blocks another's): the
  * partner's pending batch when a positive amount is due, else null. Sums are exact BigInts; a
  * batch must be a safe integer (the JSON API, the webhook and the bank take numbers), so a larger
  * balance forms no batch: it is logged for an operator and its items stay due.
@@ -104,7 +104,7 @@ export const awaitsBankPayout = async (q: Repos, batchId: string, banks: readonl
 export type PayoutMark = { status: "paid" | "failed"; reference: string | null };
 
 /**
- * `kasa payouts mark-paid|mark-failed` (product 17): the operator's answer for a pending batch,
+ * `kasa payouts mark-paid|mark-failed` (docs/banks.md): the operator's answer for a pending batch,
  * recorded as the simulated bank's would be (payout.paid_out / payout.failed; a failed batch's
  * items are due again at the next day end). False when the batch is not pending.
  */

@@ -5,7 +5,7 @@ import { runDayEnd } from "./dayend";
 import { dayEndDueAtMs, firstDayToEnd } from "./days";
 import { payBatch, PAYOUT_TIMER } from "./payouts";
 
-/** Timer kind of day end (product 9); key = the Istanbul date that ends, due at 00:00 of the next. */
+/** Timer kind of day end (docs/contract.md, Refunds); key = the Istanbul date that ends, due at 00:00 of the next. */
 export const DAYEND_TIMER = "dayend";
 
 /**

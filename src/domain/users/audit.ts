@@ -1,7 +1,7 @@
 import type { Repos } from "../../store/store";
 import type { AuditRow, PanelUserRow } from "../../store/rows";
 
-// Product 18's audit log: who did what, when, from where, and how it ended ("ok" or the catalog
+// docs/panel.md's audit log: who did what, when, from where, and how it ended ("ok" or the catalog
 // code of the refusal). Written in the same unit as the change it records, or alone for a refusal.
 
 export type AuditEntry = { action: string; target: string | null; outcome: string; ip: string };

@@ -5,7 +5,7 @@ import { addUser, resetPassword, type UserDeps } from "./service";
 export const DEMO_PANEL_EMAIL = "demo@kasa.test";
 
 /**
- * Product 18: the sandbox's panel admin. Only the hash is stored, so the banner can print a
+ * docs/panel.md: the sandbox's panel admin. Only the hash is stored, so the banner can print a
  * password only when it has just been set: made on a fresh sandbox, renewed at every start (which
  * also ends the demo user's old sessions). Only when the demo partner exists.
  */

@@ -2,7 +2,7 @@ import { scrypt, timingSafeEqual } from "node:crypto";
 import { invariant } from "../../invariant";
 import type { Sensitive } from "../../sensitive";
 
-// Panel passwords (product 18): Argon2id through `Bun.password` in the product (Bun). Node 20 has
+// Panel passwords (docs/panel.md): Argon2id through `Bun.password` in the product (Bun). Node 20 has
 // no Argon2, and Node runs only the test suite, so there the hash is scrypt (N=2^15, r=8, p=1) in
 // the same PHC-like string form. Each runtime verifies what it wrote; a database is never moved
 // from the Bun binary to Node, and a hash of the other kind is refused loudly, not guessed at.

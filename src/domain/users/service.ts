@@ -8,7 +8,7 @@ import type { Store } from "../../store/store";
 import { hashPassword } from "./password";
 import type { PanelRole, PanelUserRow } from "../../store/rows";
 
-// Panel users (product 18): one partner each, with a role. `kasa users …` and the panel's users
+// Panel users (docs/panel.md): one partner each, with a role. `kasa users …` and the panel's users
 // page both call these, so the rules (address shape, one account per address, password length)
 // are the same wherever a user is made or changed.
 

@@ -9,7 +9,7 @@ import { oneCheckAtATime, reserveCheck, withHashSlot } from "./login-guard";
 import { hashPassword, verifyPassword } from "./password";
 import type { PanelUserRow } from "../../store/rows";
 
-// Panel sessions (product 18): server-side rows keyed by the SHA-256 of a random id the cookie
+// Panel sessions (docs/panel.md): server-side rows keyed by the SHA-256 of a random id the cookie
 // carries; idle 30 minutes, absolute 12 hours, both read from deps.clock. Logging in always makes
 // a new id (a pre-login id is never promoted: no fixation); logging out deletes the row.
 

@@ -1,5 +1,5 @@
 /**
- * One webhook delivery attempt over HTTP (interface 6.4, product 11). The IO edge of the outbox:
+ * One webhook delivery attempt over HTTP (docs/contract.md, Delivery and retry / Webhooks). The IO edge of the outbox:
  * it sends the stored bytes, classifies what came back and never throws, so the worker can store
  * the result and ask `planAfterAttempt` what happens next.
  */
@@ -71,7 +71,7 @@ async function attemptOnce(input: SendDeliveryInput, signal: AbortSignal, inFlig
   const fetchImpl = input.fetchImpl ?? fetch;
   let response: Response;
   try {
-    // Redirects are not followed (product 11): a receiver could otherwise bounce a signed
+    // Redirects are not followed (docs/contract.md, Webhooks): a receiver could otherwise bounce a signed
     // delivery to an internal address the SSRF check never saw.
     response = await fetchImpl(input.url, {
       method: "POST",
@@ -106,7 +106,7 @@ function classifyResponse(response: Response): AttemptResult {
   }
   if (status >= 200 && status < 300) return { outcome: "delivered", status, error: null };
   if (status >= 300 && status < 400) return { outcome: "permanent", status, error: `HTTP ${status} (redirect not followed)` };
-  // 408 and 429 included: below 500 is the receiver's final word (product 11).
+  // 408 and 429 included: below 500 is the receiver's final word (docs/contract.md, Webhooks).
   if (status < 500) return { outcome: "permanent", status, error: `HTTP ${status}` };
   return { outcome: "retry", status, error: `HTTP ${status}` };
 }

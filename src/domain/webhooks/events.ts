@@ -1,5 +1,5 @@
 /**
- * Webhook event types and their thin JSON bodies (interface 6.1, 6.2).
+ * Webhook event types and their thin JSON bodies (docs/contract.md, Event types / Bodies).
  *
  * A webhook is only a trigger: the body names what changed and the receiver fetches the
  * authoritative state by query. That is why the body builder accepts identifiers only; there is no
@@ -8,7 +8,7 @@
 
 export type WebhookEventFamily = "transaction" | "payout" | "payment_link" | "test";
 
-/** interface 6.1, row by row: event type -> family. */
+/** docs/contract.md, Event types, row by row: event type -> family. */
 export const WEBHOOK_EVENT_FAMILIES = {
   "payment.captured": "transaction",
   "payment.failed": "transaction",
@@ -28,7 +28,7 @@ export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_FAMILIES) as Webhoo
 
 type ExtraField = "paymentCode" | "paymentLinkId" | "payoutBatchId" | "partnerId";
 
-/** interface 6.2: the extra body fields of each family, in the order they are written. */
+/** docs/contract.md, Bodies: the extra body fields of each family, in the order they are written. */
 export const FAMILY_FIELDS = {
   transaction: ["paymentCode"],
   payout: ["payoutBatchId", "partnerId"],
@@ -57,7 +57,7 @@ export interface WebhookEventInput {
 export type WebhookEventJson = { id: string; type: WebhookEventType; occurredAt: string } & Partial<Record<ExtraField, string>>;
 
 /**
- * Thrown when a caller asks for a body that interface 6.2 does not allow. It is always our bug
+ * Thrown when a caller asks for a body that docs/contract.md#bodies does not allow. It is always our bug
  * (a domain function queued the wrong event), never a partner's error, so it carries no catalog code.
  */
 export class WebhookEventError extends Error {
@@ -110,8 +110,8 @@ export function toEventJson(input: WebhookEventInput): WebhookEventJson {
 }
 
 /**
- * The exact body string per interface 6.2. The outbox stores these bytes and every attempt sends
- * them unchanged (product 11), so the signature stays valid across retries.
+ * The exact body string per docs/contract.md, Bodies. The outbox stores these bytes and every attempt sends
+ * them unchanged (docs/contract.md, Webhooks), so the signature stays valid across retries.
  */
 export function buildEventBody(input: WebhookEventInput): string {
   return JSON.stringify(toEventJson(input));

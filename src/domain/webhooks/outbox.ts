@@ -12,8 +12,8 @@ export type OutboxEvent =
   | { type: "webhook.test" };
 
 /**
- * Queues a thin webhook inside the caller's unit of work (product 11: the outbox row commits with
- * the state change). Nothing is queued when the partner has no webhook URL (interface 6). The
+ * Queues a thin webhook inside the caller's unit of work (docs/contract.md, Webhooks: the outbox row commits with
+ * the state change). Nothing is queued when the partner has no webhook URL (docs/contract.md, Webhooks). The
  * timer is scheduled now; it fires after the batch committed, and a rolled-back unit leaves a
  * timer that finds no row and does nothing.
  */

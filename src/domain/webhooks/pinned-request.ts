@@ -1,5 +1,5 @@
 /**
- * Product 23: the webhook request connects to exactly the address the SSRF guard approved. The URL
+ * docs/decisions.md, Hardening: the webhook request connects to exactly the address the SSRF guard approved. The URL
  * keeps its host name (the Host header, TLS SNI and certificate check use it), while the socket's
  * name lookup answers the approved address instead of asking DNS again, so an answer that changes
  * between the check and the connection (DNS rebinding) has nothing to change.

@@ -1,5 +1,5 @@
 /**
- * Retry schedule of webhook deliveries (interface 6.4, product 11).
+ * Retry schedule of webhook deliveries (docs/contract.md, Delivery and retry / Webhooks).
  *
  * Delays count from the moment an attempt failed, not from when it was due, so a slow receiver
  * (up to the 5 s timeout) or a late worker pushes later attempts back instead of bunching them.

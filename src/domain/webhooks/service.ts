@@ -1,5 +1,5 @@
 /**
- * Operator functions of the webhook outbox (product 11 and 14: `kasa webhooks list|show|resend|test`).
+ * Operator functions of the webhook outbox (docs/contract.md, Webhooks; docs/operating.md, The operator CLI: `kasa webhooks list|show|resend|test`).
  *
  * They only read and write the outbox; the sending is always done by a server's worker. Called
  * from the CLI (another process, no timer wheel) the queued row is found by the server's sweep
@@ -53,7 +53,7 @@ export async function showDelivery(q: Repos, id: string): Promise<DeliveryDetail
 }
 
 /**
- * Sends a settled delivery again: the SAME row and id (interface 6.3: the delivery id is stable,
+ * Sends a settled delivery again: the SAME row and id (docs/contract.md, Signature: the delivery id is stable,
  * and receivers that already processed it acknowledge without reprocessing), the same body bytes
  * and timestamp, due now. It starts a new cycle (retry schedule and 24 h window from its first
  * attempt); attempt numbers continue after the earlier ones. A pending delivery is refused: it is
@@ -70,7 +70,7 @@ export async function resendDelivery(deps: OperatorDeps, id: string): Promise<De
   return await showDelivery(deps.store.q, id);
 }
 
-/** Queues `webhook.test` for a partner (the panel's send-test action, interface 6.1). */
+/** Queues `webhook.test` for a partner (the panel's send-test action, docs/contract.md, Event types). */
 export async function sendTestWebhook(deps: OperatorDeps, partnerId: string): Promise<DeliveryDetail> {
   const nowMs = deps.clock.nowMs();
   const scheduler = deps.timers ?? { schedule: () => {} };

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures and delivery headers (interface 6.3, product 11).
+ * Webhook signatures and delivery headers (docs/contract.md, Signature / Webhooks).
  *
  * The signature covers the raw body only; the timestamp header is informational and deliberately
  * not signed, because retries must carry the original `occurredAt` and still verify.
@@ -9,7 +9,7 @@ import { Sensitive } from "../../sensitive";
 
 export const SIGNATURE_SCHEME = "sha256=";
 export const WEBHOOK_USER_AGENT = "kasa-webhooks/1";
-/** Current prefix first; the legacy set stays supported with no removal plan (interface 6.3). */
+/** Current prefix first; the legacy set stays supported with no removal plan (docs/contract.md, Signature). */
 export const HEADER_PREFIXES = ["X-Service-", "X-Legacy-"] as const;
 
 export type WebhookSecret = string | Sensitive<string>;

@@ -1,5 +1,5 @@
 /**
- * SSRF guard for webhook targets (product 11): `serve` refuses URLs that resolve to loopback,
+ * SSRF guard for webhook targets (docs/contract.md, Webhooks): `serve` refuses URLs that resolve to loopback,
  * private or link-local addresses unless started with `--allow-private-webhooks`.
  *
  * Every resolved address must be public, not just the first. The check answers the address it
@@ -69,7 +69,7 @@ function refuse(reason: TargetRefusal, message: string): TargetCheck {
 }
 
 /**
- * Product 23: every range of the IANA IPv4 Special-Purpose Address Registry, and multicast,
+ * docs/decisions.md, Hardening: every range of the IANA IPv4 Special-Purpose Address Registry, and multicast,
  * [network, prefix length, category]. Some of them are marked globally reachable there (AS112,
  * AMT); none is a partner's webhook server, so all are refused.
  */
@@ -95,7 +95,7 @@ const BLOCKED_V4: readonly (readonly [string, number, string])[] = [
 ];
 
 /**
- * Product 23: the IANA IPv6 Special-Purpose Address Registry, [network, prefix, category]. Only
+ * docs/decisions.md, Hardening: the IANA IPv6 Special-Purpose Address Registry, [network, prefix, category]. Only
  * global unicast (2000::/3) outside these ranges is a webhook target; IPv4-mapped addresses
  * (::ffff:0:0/96) reach the IPv4 host itself and are judged by it.
  */

@@ -3,7 +3,7 @@ import type { Repos } from "../../store/store";
 import { toIso } from "../checks/istanbul-time";
 import type { TailAttempt, TailDelivery } from "../../store/rows";
 
-// `kasa webhooks tail` (product 21): follows the outbox of a running server's database from
+// `kasa webhooks tail` (docs/contract.md, The sandbox): follows the outbox of a running server's database from
 // another process, printing each new delivery when it is queued and each attempt when it is
 // recorded. It polls by index; an attempt's row is written when the attempt ends, so attempts are
 // re-read over a trailing window and the ones already printed are skipped.

@@ -1,5 +1,5 @@
 /**
- * One attempt against the partner's CURRENT webhook settings (product 11): the URL and secret are
+ * One attempt against the partner's CURRENT webhook settings (docs/contract.md, Webhooks): the URL and secret are
  * read at send time, so a partner who fixes a broken URL or rotates the secret is honoured by the
  * next retry, while the body bytes and the timestamp stay those stored with the outbox row.
  */
@@ -13,7 +13,7 @@ import { checkWebhookTarget, type ResolvedAddress, type ResolveHost } from "./ss
 import type { DeliveryRow, PartnerRow } from "../../store/rows";
 
 export type TargetOptions = {
-  /** The receiver's deadline; tests shorten it, production keeps product 11's 5 s. */
+  /** The receiver's deadline; tests shorten it, production keeps docs/contract.md#webhooks's 5 s. */
   timeoutMs?: number;
   fetchImpl?: FetchLike;
   resolve?: ResolveHost;
@@ -41,7 +41,7 @@ export async function attemptDelivery(
   options: TargetOptions,
 ): Promise<AttemptResult> {
   // The URL was removed after the event was queued: the partner opted out, so nothing will ever
-  // be sent for this row; a permanent failure says so in `kasa webhooks show` (interface 6).
+  // be sent for this row; a permanent failure says so in `kasa webhooks show` (docs/contract.md, Webhooks).
   if (!partner?.webhookUrl) return notSent("permanent", NO_WEBHOOK_URL);
   if (!partner.webhookSecret) return notSent("permanent", NO_WEBHOOK_SECRET);
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -49,7 +49,7 @@ export async function attemptDelivery(
   if (guardsTargets(config)) {
     const checked = await checkTarget(partner.webhookUrl, timeoutMs, options.resolve);
     if ("outcome" in checked) return checked;
-    // Product 23: connect to the address just approved; a second name lookup could answer another.
+    // docs/decisions.md, Hardening: connect to the address just approved; a second name lookup could answer another.
     if (checked.address !== null) fetchImpl = (options.pin ?? pinnedFetch)(checked.address);
   }
   const headers = deliveryHeaders({

@@ -3,12 +3,12 @@
  *
  * "webhook": one timer per delivery attempt, keyed by delivery id. At start every waiting row is
  * scheduled at its `next_attempt_at_ms`, and every row left in flight by a stopped process is
- * resumed (product 11: deliveries survive restarts).
+ * resumed (docs/contract.md, Webhooks: deliveries survive restarts).
  *
  * "webhook-sweep": rows queued by ANOTHER process (the CLI's `webhooks resend` and `webhooks test`
  * write to the same database while the server runs) have no timer in this process; every few
  * seconds the sweep hands due pending rows to the wheel. A row the wheel already knows gets a
- * duplicate timer, which the worker ignores. On a database several instances share (product 22)
+ * duplicate timer, which the worker ignores. On a database several instances share (docs/postgresql.md)
  * it also resumes the attempts an instance that stopped left in flight, once they are orphaned.
  */
 import type { Deps } from "../../deps";
@@ -36,7 +36,7 @@ export const webhookSweepModule: TimerModule = {
     const nowMs = deps.clock.nowMs();
     if (nowMs < dueAtMs) return;
     for (const row of await deps.store.q.webhooks.due(nowMs, WEBHOOK_BATCH_SIZE)) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs);
-    // Product 22: an attempt left in flight by an instance that stopped is resumed by another.
+    // docs/postgresql.md: an attempt left in flight by an instance that stopped is resumed by another.
     if (deps.store.shared) {
       for (const row of await deps.store.q.webhooks.inFlightPage("", WEBHOOK_BATCH_SIZE)) {
         if (row.atMs + ORPHAN_AFTER_MS <= nowMs) deps.timers.schedule(WEBHOOK_TIMER, row.id, row.atMs + ORPHAN_AFTER_MS);

@@ -1,5 +1,5 @@
 /**
- * The outbox worker (interface 6.4, product 11): the handler of timer kind "webhook", keyed by
+ * The outbox worker (docs/contract.md, Delivery and retry / Webhooks): the handler of timer kind "webhook", keyed by
  * delivery id. One attempt is three steps, so no transaction is ever held open across the network:
  *
  *   1. claim, in a unit: the row must still be pending and due; it is counted and marked in flight
@@ -45,7 +45,7 @@ export const ORPHAN_AFTER_MS = WEBHOOK_TIMEOUT_MS;
 
 export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {}): WebhookWorker {
   const slots = new Slots(options.concurrency ?? WEBHOOK_CONCURRENCY);
-  // Product 23: a partner's deliveries first wait for one of its own slots, then for a shared one,
+  // docs/decisions.md, Hardening: a partner's deliveries first wait for one of its own slots, then for a shared one,
   // so one partner's slow receiver holds at most WEBHOOK_CONCURRENCY_PER_PARTNER shared slots.
   const perPartner = new Map<string, Slots>();
   const partnerSlots = (partnerId: string): Slots => {
@@ -69,7 +69,7 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
     const row = await deps.store.q.webhooks.get(id);
     if (!row || row.status !== "pending") return;
     if (row.nextAttemptAtMs !== null && startedAtMs < row.nextAttemptAtMs) return;
-    // Claimed meanwhile (another instance, product 22): in flight, and not orphaned before its deadline.
+    // Claimed meanwhile (another instance, docs/postgresql.md): in flight, and not orphaned before its deadline.
     if (row.nextAttemptAtMs === null && startedAtMs < row.updatedAtMs + ORPHAN_AFTER_MS) return;
     if (!mayAttemptAt(startedAtMs, row.firstAttemptAtMs)) {
       const dropped = await deps.store.write((tx) => tx.webhooks.dropUnsent(id, row.nextAttemptAtMs, startedAtMs));
@@ -157,7 +157,7 @@ async function recordAttempt(
 
 /**
  * The stored end state of a plan: a receiver's final word (or a target that can never work) is
- * "failed"; running out of attempts or of the 24 h window is "dropped" (interface 6.4).
+ * "failed"; running out of attempts or of the 24 h window is "dropped" (docs/contract.md, Delivery and retry).
  */
 function settledStatus(plan: DeliveryPlan): Exclude<DeliveryStatus, "pending"> | null {
   if (plan.state === "pending") return null;

@@ -4,7 +4,7 @@ import { createRefund, refundOf } from "../../domain/refunds/service";
 import { toRefundCreatedJson, toRefundJson } from "../../domain/refunds/view";
 import type { ApiContext, ApiReply } from "../endpoint";
 
-/** interface 4.10, 4.13: `…/refunds` (auto), `…/refunds/void`, `…/refunds/credit`; 201 on create. */
+/** docs/contract.md, Refunds: `…/refunds` (auto), `…/refunds/void`, `…/refunds/credit`; 201 on create. */
 export const postRefund =
   (endpoint: RefundEndpoint) =>
   async (ctx: ApiContext<RefundBody>): Promise<ApiReply> => {
@@ -12,7 +12,7 @@ export const postRefund =
     return { status: 201, body: toRefundCreatedJson(refund) };
   };
 
-/** interface 4.11 */
+/** docs/contract.md, The refund record */
 export async function getRefund(ctx: ApiContext): Promise<ApiReply> {
   const refund = await refundOf(ctx.deps, ctx.partner.id, ctx.params.paymentCode ?? "", ctx.params.refundId ?? "");
   return { status: 200, body: toRefundJson(refund) };

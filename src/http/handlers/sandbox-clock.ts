@@ -6,7 +6,7 @@ import type { ApiContext, ApiReply } from "../endpoint";
 
 const SAFE_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000 / 2);
 
-/** product 13: exactly one of advanceSeconds or to (checked in the handler, so messages name the field). */
+/** docs/contract.md, The sandbox: exactly one of advanceSeconds or to (checked in the handler, so messages name the field). */
 export const moveClockBody = v.strictObject({
   advanceSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(SAFE_SECONDS))),
   to: v.optional(v.pipe(v.string(), v.isoTimestamp())),
@@ -28,9 +28,9 @@ export const moveClock =
     const now = clock.nowMs();
     const target = to !== undefined ? Date.parse(to) : now + advanceSeconds! * 1000;
     if (!Number.isFinite(target)) fail("validation_error", "to: not a valid date-time");
-    // product 16: a move backwards is 400.
+    // docs/decisions.md, Readings of the contract: a move backwards is 400.
     if (target < now) fail("validation_error", "to: the sandbox clock never moves back");
-    // product 23: beyond year 9999 no date can be written as ISO 8601 (4-digit years), so nothing could answer.
+    // docs/decisions.md, Hardening: beyond year 9999 no date can be written as ISO 8601 (4-digit years), so nothing could answer.
     if (target > SANDBOX_CLOCK_MAX_MS)
       fail(
         "validation_error",

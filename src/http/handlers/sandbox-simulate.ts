@@ -7,11 +7,11 @@ import type { Deps } from "../../deps";
 import type { ApiContext, ApiReply } from "../endpoint";
 import type { JourneyEnd, SandboxBuyer, SimulatedCard } from "../sandbox/simulate";
 
-// Product 21: POST /sandbox/payments/{paymentCode}/simulate and /sandbox/payment-links/{id}/simulate
+// docs/contract.md, The sandbox: POST /sandbox/payments/{paymentCode}/simulate and /sandbox/payment-links/{id}/simulate
 // (sandbox mode only; the owner's key). The body names the test card and, optionally, the 3D code,
 // the expiry, the CVV and (links) the installment count; the answer is the payment record
-// (interface 2.3) with `outcome`: the code of the page that refused the card, `refused` for the
-// generic pages that show none (interface 4.7), or the payment's state after the 3D step.
+// (docs/contract.md, The payment record) with `outcome`: the code of the page that refused the card, `refused` for the
+// generic pages that show none (docs/checkout.md, The handoff relay and the 3D step), or the payment's state after the 3D step.
 
 const digits = (min: number, max: number, what: string) =>
   v.pipe(v.string(), v.regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${what}`));
@@ -36,14 +36,14 @@ export const simulateLinkBody = v.strictObject({
 
 type CardBody = v.InferOutput<typeof simulatePaymentBody>;
 
-/** The answer for a link that cannot take a payment any more (interface 7.2, as the link endpoints give it). */
+/** The answer for a link that cannot take a payment any more (docs/errors.md, API errors, as the link endpoints give it). */
 const LINK_CLOSED: Record<string, ErrorCode> = {
   completed: "payment_link_already_paid",
   expired: "payment_link_expired",
   cancelled: "payment_link_cancelled",
 };
 
-/** The 3D code that authenticates at the simulated bank (product 6). */
+/** The 3D code that authenticates at the simulated bank (docs/checkout.md). */
 const SANDBOX_OTP = "123456";
 
 /** Any future expiry works: December, three years on, in Istanbul time. */

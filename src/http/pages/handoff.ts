@@ -12,7 +12,7 @@ import type { PageRoute } from "../page";
 import { readFormBody, readFormBodyBytes } from "../read";
 import { autoSubmitForm, errorPage, renderPage, type PageResponse } from "../../html";
 
-// The relay surface of interface 4.7 / product 6: the buyer's browser posts the card here, gets
+// The relay surface of docs/checkout.md, The handoff relay and the 3D step: the buyer's browser posts the card here, gets
 // the bank's auto-submitting 3D form, and comes back from the ACS to the callback, which answers
 // 303 to the partner's returnUrl. Every answer is a page (never JSON) under html.ts's strict CSP.
 
@@ -31,7 +31,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   payment_declined: "Kartınız banka tarafından reddedildi. Başka bir kart deneyebilirsiniz.",
 };
 
-/** Connection limits and card-type rejections: no code, no reason (interface 4.7, 7.5). */
+/** Connection limits and card-type rejections: no code, no reason (docs/checkout.md, The handoff relay and the 3D step; docs/contract.md, Connection limits). */
 const GENERIC_MESSAGE = "İşleminiz şu anda gerçekleştirilemiyor. Başka bir kart deneyebilir ya da daha sonra tekrar deneyebilirsiniz.";
 
 const CARD_PROBLEMS: Record<CardProblem, string> = {
@@ -44,11 +44,11 @@ const CALLBACK_REJECTED = "Doğrulama sonucu geçersiz ya da daha önce kullanı
 
 export const toWebResponse = (page: PageResponse): Response => new Response(page.body, { status: page.status, headers: page.headers });
 
-/** The 303 of product 6.4; nothing on the way may be cached or leak the referrer. */
+/** The 303 of docs/checkout.md, The callback; nothing on the way may be cached or leak the referrer. */
 export const seeOther = (location: string): Response =>
   new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 
-/** Product 6.5: message, code (unless generic) and traceId; never card data. */
+/** docs/checkout.md, Error pages: message, code (unless generic) and traceId; never card data. */
 export function handoffErrorPage(deps: Deps, code: ErrorCode, shown: boolean, traceId: string): Response {
   const message = shown ? (MESSAGES[code] ?? GENERIC_MESSAGE) : GENERIC_MESSAGE;
   return toWebResponse(errorPage({ code: shown ? code : null, message, traceId, nonce: deps.ids.nonce(), status: statusOf(code) }));
@@ -80,13 +80,13 @@ async function readForm(deps: Deps, event: H3Event, traceId: string): Promise<Re
   }
 }
 
-/** POST /handoff (interface 4.7; product 6.1, 6.2). */
+/** POST /handoff (docs/checkout.md, The handoff relay and the 3D step / Card data / Checks in order). */
 async function postHandoff(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const form = await readForm(deps, event, traceId);
   if (form instanceof Response) return form;
   const parsed = parseCardForm(form, deps.clock.nowMs());
   if (!parsed.ok) {
-    // Product 6.1: bad card data is not counted and re-renders nothing of what was typed.
+    // docs/checkout.md, Card data: bad card data is not counted and re-renders nothing of what was typed.
     const page = errorPage({
       code: "validation_error",
       message: CARD_PROBLEMS[parsed.problem],
@@ -99,7 +99,7 @@ async function postHandoff(deps: Deps, event: H3Event, traceId: string): Promise
   return renderHandoffResult(deps, await startHandoff(deps, parsed.value), traceId);
 }
 
-/** POST /handoff/callback/:attemptId (product 6.4, 17): parsed and raw, as banks sign the bytes. */
+/** POST /handoff/callback/:attemptId (docs/checkout.md, The callback; docs/banks.md): parsed and raw, as banks sign the bytes. */
 async function postCallback(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   let callback: { form: Record<string, string>; raw: Uint8Array };
   try {

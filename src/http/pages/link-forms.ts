@@ -7,7 +7,7 @@ import { LINK_PAGE_SCRIPT } from "./link-script";
 import { linkSummary } from "./link-views";
 import type { LinkRow } from "../../store/rows";
 
-// The forms of a payable link (product 7, 16). Without JavaScript the buyer goes in steps: the
+// The forms of a payable link (docs/checkout.md, Payment link pages; docs/decisions.md, Readings of the contract). Without JavaScript the buyer goes in steps: the
 // first 8 digits (step 1), the options (step 2), the card form with the chosen count (step 3).
 // With JavaScript the page's script hides step 1 and shows the one-page form, whose installment
 // table follows the typed card number. Field names are the handoff's (`pan`, `expireMonth`,

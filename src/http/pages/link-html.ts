@@ -3,9 +3,9 @@ import { html, raw, renderPage, toHttpUrl, type PageResponse, type SafeHtml } fr
 import type { LinkRow } from "../../store/rows";
 
 // Every URL a link page puts in a form or a link is absolute under the public base URL, as the
-// link's own `url` is (interface 2.1), so a base URL with a path behind a proxy keeps working.
+// link's own `url` is (docs/contract.md, The link record), so a base URL with a path behind a proxy keeps working.
 //
-// The shell of the hosted link pages (product 7): html.ts's page with its strict nonce CSP, plus
+// The shell of the hosted link pages (docs/checkout.md, Payment link pages): html.ts's page with its strict nonce CSP, plus
 // the few styles the link pages add (summary, option list, card fields). Everything is served
 // from kasa itself: no third-party asset, font or script.
 
@@ -42,7 +42,7 @@ export interface LinkPageInput {
   title: string;
   body: SafeHtml;
   nonce: string;
-  /** Origins this page's forms lead to, including where a 303 after the post goes (product 6). */
+  /** Origins this page's forms lead to, including where a 303 after the post goes (docs/checkout.md). */
   formActions: readonly string[];
   /** Origins the page's script may fetch from (the live installment table); none by default. */
   connect?: readonly string[];

@@ -20,7 +20,7 @@ import { FORM_PROBLEMS, linkRefusalPage, messageOf } from "./link-refusals";
 import { linkProblemPage, linkStatePage, linkSuccessPage, unknownLinkPage } from "./link-views";
 import type { LinkRow } from "../../store/rows";
 
-// The hosted payment-link pages (interface 1.4, 3.1, 4.1.1; product 7, 16): thin handlers from a
+// The hosted payment-link pages (docs/contract.md, Payment links / Link states / redirectUrl; docs/checkout.md, Payment link pages; docs/decisions.md, Readings of the contract): thin handlers from a
 // request to one domain call (domain/link-checkout) to a page. No API key: the token in the path
 // is the secret. Every answer is HTML under a strict nonce CSP, except the options JSON.
 
@@ -38,7 +38,7 @@ async function notPayablePage(deps: Deps, link: LinkRow, posted: boolean): Promi
   return toWebResponse(linkStatePage({ link, merchant, state, baseUrl: deps.config.baseUrl, nonce: deps.ids.nonce(), posted }));
 }
 
-/** GET /l/{token}: opens the link (product 7) and shows what its state allows. */
+/** GET /l/{token}: opens the link (docs/checkout.md, Payment link pages) and shows what its state allows. */
 async function getLinkPage(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const link = await openLink(deps, tokenOf(event));
   if (!link) return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
@@ -74,7 +74,7 @@ function problem(deps: Deps, link: LinkRow | null, code: ErrorCode, traceId: str
   return toWebResponse(page);
 }
 
-/** Step 1 -> 2 without JavaScript: the options for the first 8 digits (on `pages.ip`, product 23). */
+/** Step 1 -> 2 without JavaScript: the options for the first 8 digits (on `pages.ip`, docs/decisions.md, Hardening). */
 async function postInstallmentsStep(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const posted = await readPayablePost(deps, event, traceId);
   if (posted instanceof Response) return posted;
@@ -114,12 +114,12 @@ async function postCardStep(deps: Deps, event: H3Event, traceId: string): Promis
   }
 }
 
-/** POST /l/{token}/pay: a link payment for the chosen option, then the relay's 3D start (product 7). */
+/** POST /l/{token}/pay: a link payment for the chosen option, then the relay's 3D start (docs/checkout.md, Payment link pages). */
 async function postPay(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const posted = await readPayablePost(deps, event, traceId);
   if (posted instanceof Response) return posted;
   const parsed = parseLinkPayForm(posted.form, deps.clock.nowMs());
-  // Product 6.1: bad card data is a 400 that repeats nothing typed; no payment is made.
+  // docs/checkout.md, Card data: bad card data is a 400 that repeats nothing typed; no payment is made.
   if (!parsed.ok) return problem(deps, posted.link, "validation_error", traceId, FORM_PROBLEMS[parsed.problem]);
   const outcome = await payLink(deps, posted.link.token, parsed.value);
   switch (outcome.kind) {
@@ -137,7 +137,7 @@ async function postPay(deps: Deps, event: H3Event, traceId: string): Promise<Res
   }
 }
 
-/** Product 23: the link took all the card attempts it ever will; only the partner can help now. */
+/** docs/decisions.md, Hardening: the link took all the card attempts it ever will; only the partner can help now. */
 function linkAttemptsUsedUpPage(deps: Deps, traceId: string): Response {
   const page = linkProblemPage({
     title: "Ödeme tamamlanamadı",
@@ -153,7 +153,7 @@ function linkAttemptsUsedUpPage(deps: Deps, traceId: string): Response {
 
 /**
  * An attempt the relay refused (declined at 3D start, limits, card type...) is a failed attempt
- * of interface 4.1.1: 303 to `{redirectUrl}/payment/failure`, or the hosted failure page.
+ * of docs/contract.md, redirectUrl: 303 to `{redirectUrl}/payment/failure`, or the hosted failure page.
  */
 function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, traceId: string): Response {
   deps.log.info("link payment attempt refused", { linkId: link.id, code: refusal.code, traceId });
@@ -161,13 +161,13 @@ function failedAttempt(deps: Deps, link: LinkRow, refusal: HandoffRefusal, trace
   return linkRefusalPage(deps, link, refusal.code, refusal.shown, traceId);
 }
 
-/** GET /l/{token}/result: where the relay's callback sends the buyer (interface 4.1.1). */
+/** GET /l/{token}/result: where the relay's callback sends the buyer (docs/contract.md, redirectUrl). */
 async function getResult(deps: Deps, event: H3Event, traceId: string): Promise<Response> {
   const result = await linkResultOf(deps.store.q, tokenOf(event), event.url.searchParams.get("paymentCode"), deps.clock.nowMs());
   if (result.kind === "unknown") return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
   if (result.kind === "unsettled") return seeOther(linkUrlOf(deps.config.baseUrl, "page", result.link.token));
   if (result.kind === "stale") {
-    // Product 23: the link's own page as it stands now (expired first when due); a payable link's is its pay page.
+    // docs/decisions.md, Hardening: the link's own page as it stands now (expired first when due); a payable link's is its pay page.
     const link = (await currentLink(deps, result.link.token)) ?? result.link;
     return (await notPayablePage(deps, link, false)) ?? seeOther(linkUrlOf(deps.config.baseUrl, "page", link.token));
   }

@@ -7,7 +7,7 @@ import { toWebResponse } from "./handoff";
 import { linkProblemPage } from "./link-views";
 import type { LinkRow } from "../../store/rows";
 
-// Buyer-facing words for what the link pages refuse (product 6.5, 7). Unlike the relay's pages,
+// Buyer-facing words for what the link pages refuse (docs/checkout.md, Error pages / Payment link pages). Unlike the relay's pages,
 // which send the buyer back to the shop, these offer the link's own page again when it is payable.
 
 export const FORM_PROBLEMS: Record<LinkFormProblem, string> = {
@@ -33,7 +33,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   psp_inactive: "Ödeme şu anda alınamıyor. Lütfen daha sonra yeniden deneyin.",
 };
 
-/** Connection limits and card-type rejections say nothing more (interface 4.7, 7.5; product 16). */
+/** Connection limits and card-type rejections say nothing more (docs/checkout.md, The handoff relay and the 3D step; docs/contract.md, Connection limits; docs/decisions.md, Readings of the contract). */
 const GENERIC = "İşleminiz şu anda gerçekleştirilemiyor. Başka bir kart deneyebilir ya da daha sonra yeniden deneyebilirsiniz.";
 
 export const messageOf = (code: ErrorCode): string => MESSAGES[code] ?? GENERIC;

@@ -1,4 +1,4 @@
-// The one script of the link page (product 7, 16): with JavaScript the buyer gets one page, the
+// The one script of the link page (docs/checkout.md, Payment link pages; docs/decisions.md, Readings of the contract): with JavaScript the buyer gets one page, the
 // step form is hidden, and the installment table follows the card number as it is typed (POST
 // /l/{token}/options with the first 8 digits). It is inlined under the page's nonce, builds the
 // table with DOM calls (no innerHTML), and reads every URL from the form's data attribute.

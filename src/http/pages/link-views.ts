@@ -7,12 +7,12 @@ import { html, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, renderLinkPage } from "./link-html";
 import type { LinkRow, PaymentRow } from "../../store/rows";
 
-// What a link page says about the link and about an attempt's result (product 7). Pages are
-// Turkish (lang="tr"); instants are Istanbul wall time (product 2).
+// What a link page says about the link and about an attempt's result (docs/checkout.md, Payment link pages). Pages are
+// Turkish (lang="tr"); instants are Istanbul wall time (docs/contract.md, Identifiers and formats).
 
 const ISTANBUL = "(TSİ)";
 
-/** Amount, description, payer (masked, interface 4.1.2), expiry and the display items. */
+/** Amount, description, payer (masked, docs/contract.md, Items and payerName), expiry and the display items. */
 export function linkSummary(link: LinkRow, merchant: string): SafeHtml {
   const items = link.items;
   return html`<p class="muted">${merchant}</p>
@@ -36,7 +36,7 @@ ${link.shareBps > 0 && html`<p class="muted">Ödenecek toplam, seçtiğiniz taks
 
 type StateText = { title: string; message: string; status: number };
 
-/** Interface 3.1 states a buyer cannot pay in, each with its page (product 7: 410 / 410 / 200). */
+/** docs/contract.md#link-states states a buyer cannot pay in, each with its page (docs/checkout.md, Payment link pages: 410 / 410 / 200). */
 const STATE_TEXTS: Record<Exclude<LinkPageState, "payable">, StateText> = {
   busy: {
     title: "Ödeme işlemi sürüyor",
@@ -87,7 +87,7 @@ ${state === "busy" && linkButton(linkUrlOf(baseUrl, "page", link.token), "Sayfay
   return renderLinkPage({ title: text.title, body, nonce, formActions: [], status });
 }
 
-/** Unknown token: 404 with the catalog code, like the API's get (interface 4.3). */
+/** Unknown token: 404 with the catalog code, like the API's get (docs/contract.md, Read and cancel a link). */
 export function unknownLinkPage(nonce: string, traceId: string): PageResponse {
   const body = html`<div class="error">
 <h1>Ödeme bağlantısı bulunamadı</h1>
@@ -100,7 +100,7 @@ export function unknownLinkPage(nonce: string, traceId: string): PageResponse {
 export interface ProblemInput {
   title: string;
   message: string;
-  /** Catalog code shown with the message; null on the generic pages (product 16). */
+  /** Catalog code shown with the message; null on the generic pages (docs/decisions.md, Readings of the contract). */
   code: string | null;
   traceId: string;
   status: number;
@@ -110,7 +110,7 @@ export interface ProblemInput {
   nonce: string;
 }
 
-/** A refusal or a failed attempt (product 6.5): message, code unless generic, traceId; no card data. */
+/** A refusal or a failed attempt (docs/checkout.md, Error pages): message, code unless generic, traceId; no card data. */
 export function linkProblemPage(p: ProblemInput): PageResponse {
   const body = html`<div class="error">
 <h1>${p.title}</h1>
@@ -121,7 +121,7 @@ ${p.retryUrl !== null && linkButton(p.retryUrl, p.retryLabel)}`;
   return renderLinkPage({ title: p.title, body, nonce: p.nonce, formActions: [], status: p.status });
 }
 
-/** The hosted result page of a captured link payment (interface 4.1.1, no redirectUrl). */
+/** The hosted result page of a captured link payment (docs/contract.md, redirectUrl, no redirectUrl). */
 export function linkSuccessPage(link: LinkRow, payment: PaymentRow, merchant: string, nonce: string): PageResponse {
   const body = html`<p class="muted">${merchant}</p>
 <h1>Ödemeniz alındı</h1>

@@ -7,7 +7,7 @@ import type { PageRoute } from "../page";
 import { toWebResponse } from "./handoff";
 import { errorPage } from "../../html";
 
-// Product 23: buyer-facing pages have their own per-IP budget, `pages.ip`, never a partner's API
+// docs/decisions.md, Hardening: buyer-facing pages have their own per-IP budget, `pages.ip`, never a partner's API
 // budget, so one public link URL cannot drain what the partner's integration lives on, and a
 // script cannot try cards faster than the budget. A refusal is decided before the page reads its
 // body or the store, so it costs no write and no bank call.

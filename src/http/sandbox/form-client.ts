@@ -1,7 +1,7 @@
 import type { BankModule } from "../../bank/module";
 import { BANKS } from "../../bank/registry";
 /**
- * A browser-less, form-following client (the sandbox buyer of product 21, and the tests): it reads HTML forms with a small
+ * A browser-less, form-following client (the sandbox buyer of docs/contract.md, The sandbox, and the tests): it reads HTML forms with a small
  * regex parser, submits them like a browser WITHOUT JavaScript would, follows auto-submitting
  * forms through their <noscript> button, and follows redirects while they stay on the app's own
  * origins. It stops at the first redirect that leaves them (the partner's returnUrl) and reports

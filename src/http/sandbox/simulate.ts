@@ -5,7 +5,7 @@ import { formClient, type FetchLike, type Outcome } from "./form-client";
 
 const CALLBACK_PATH = `${HANDOFF_PATHS.callback}/`;
 
-// Product 21: the buyer's side of a payment, run headlessly in sandbox mode. It is a browser
+// docs/contract.md, The sandbox: the buyer's side of a payment, run headlessly in sandbox mode. It is a browser
 // without JavaScript pointed at kasa's own pages, in-process: it posts the card to the handoff
 // relay (or a link's card form), follows the auto-submitting form to the bank's simulated 3D page,
 // types the one-time code where the bank asks one, and follows the bank's signed callback to its end. The same relay, bank
@@ -19,7 +19,7 @@ export type JourneyEnd = { stage: "refused"; code: string | null } | { stage: "a
 
 const PAGE_CODE = /Hata kodu<\/dt><dd><code>([^<]+)<\/code>/;
 
-/** A page that stopped the journey before the bank's step: its code (null on the generic pages of interface 4.7). */
+/** A page that stopped the journey before the bank's step: its code (null on the generic pages of docs/checkout.md, The handoff relay and the 3D step). */
 function refusal(out: Outcome): JourneyEnd {
   return { stage: "refused", code: out.page ? (PAGE_CODE.exec(out.page.body)?.[1] ?? null) : null };
 }

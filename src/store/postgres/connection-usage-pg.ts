@@ -2,7 +2,7 @@ import type { ConnectionUsage, UsageWindows } from "../rows";
 import { USAGE_CAP } from "../sqlite/connection-usage-sql";
 import type { Pg } from "./pg";
 
-// Product 4 connection-limit usage on PostgreSQL (issue 23): the translation of
+// docs/seed.md#partners-terminals-and-connections connection-limit usage on PostgreSQL (issue 23): the translation of
 // sqlite/connection-usage-sql.ts, read from the running totals `connection_usage` that the
 // triggers of postgres/schema.sql keep. Bucket keys are computed by `kasa_usage_keys`, the very
 // function the triggers use, so a window's first bucket can never disagree with the buckets the
@@ -61,7 +61,7 @@ async function readUsage(sql: Pg, c: string, w: UsageWindows, exceptCode: string
 
 export function connectionUsagePg(sql: Pg) {
   return {
-    /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
+    /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
     async connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
       const t = await readUsage(sql, connectionId, w, exceptCode);
       const usage: ConnectionUsage = {

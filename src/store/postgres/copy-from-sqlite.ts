@@ -2,7 +2,7 @@ import type postgres from "postgres";
 import { connectPg } from "./pg";
 import { migratePg } from "./pg-store";
 
-// Product 22 `kasa migrate-to-postgres`: the PostgreSQL side of the copy of a SQLite database. The
+// docs/postgresql.md `kasa migrate-to-postgres`: the PostgreSQL side of the copy of a SQLite database. The
 // schema is applied first (migratePg); then, in ONE transaction (all or nothing), the target must
 // hold no kasa row, every table is copied parents first (foreign keys are checked row by row, as
 // ever), and each table's count is compared with the source's before COMMIT. The SQLite side, one

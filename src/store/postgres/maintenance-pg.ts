@@ -1,6 +1,6 @@
 import type { Pg } from "./pg";
 
-// product 19 `kasa check` on PostgreSQL (product 22): kasa's own invariants, the translation of
+// docs/operating.md `kasa check` on PostgreSQL (docs/postgresql.md): kasa's own invariants, the translation of
 // invariantFindings in src/store/sqlite/maintenance-sql.ts, with the same findings in the same
 // words (test/pg/check-pg.test.ts runs both). What only a SQLite file needs checked has no
 // counterpart here: PostgreSQL enforces every foreign key as rows are written (no
@@ -10,7 +10,7 @@ import type { Pg } from "./pg";
 // Sums are numeric in PostgreSQL: they are read as text, which prints as SQLite's integers do.
 // Rows come in SQLite's order (its GROUP BY sorts by the key), text compared byte by byte.
 
-/** kasa's invariants (product 19): money conserved, refunds within the capture, one outbox row per event. */
+/** kasa's invariants (docs/operating.md): money conserved, refunds within the capture, one outbox row per event. */
 export async function invariantFindingsPg(sql: Pg): Promise<string[]> {
   const out: string[] = [];
   const split = await sql<{ code: string; amount: number; c: number; n: number }[]>`

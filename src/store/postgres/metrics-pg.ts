@@ -1,7 +1,7 @@
 import type { MetricsOps } from "../store";
 import type { Pg } from "./pg";
 
-/** product 19: what the metrics endpoint reads at each scrape. Labels sort by bytes, as in SQLite. */
+/** docs/operating.md: what the metrics endpoint reads at each scrape. Labels sort by bytes, as in SQLite. */
 export function metricsPg(sql: Pg): MetricsOps {
   return {
     pendingDeliveries: async () =>

@@ -3,7 +3,7 @@ import type { LinkSummaryRow, OperatorFilter, PaymentSummaryRow, PayoutBatchRow,
 import type { Pg } from "./pg";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-pg";
 
-// Read-only views for the operator CLI (product 14) on PostgreSQL (issue 23): the same answers as
+// Read-only views for the operator CLI (docs/operating.md, The operator CLI) on PostgreSQL (issue 23): the same answers as
 // sqlite/operator-sql.ts. Table names and orders are fixed fragments chosen from the constants
 // below; every value is a parameter.
 

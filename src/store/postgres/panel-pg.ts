@@ -3,7 +3,7 @@ import type { PaymentSummaryRow } from "../rows";
 import type { Pg } from "./pg";
 import { PAYMENT_SUMMARY } from "./operator-pg";
 
-// The merchant panel's partner-scoped reads (product 18) on PostgreSQL (issue 23): the same
+// The merchant panel's partner-scoped reads (docs/panel.md) on PostgreSQL (issue 23): the same
 // answers as sqlite/panel-sql.ts. Every query starts from the partner's own index range
 // (payments_by_partner); each optional filter is a fragment added or left out.
 

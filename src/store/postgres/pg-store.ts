@@ -8,7 +8,7 @@ import { invariantFindingsPg } from "./maintenance-pg";
 import { createPgRepos } from "./pg-repos";
 import schemaSql from "./schema.sql" with { type: "text" };
 
-// kasa on PostgreSQL (product 22): the declared store interface with one transaction per unit of
+// kasa on PostgreSQL (docs/postgresql.md): the declared store interface with one transaction per unit of
 // work (READ COMMITTED, no cross-unit batching: several kasa instances share the database, and
 // PostgreSQL's own group commit batches their fsyncs). A unit that checks several rows locks their
 // parent row itself; a duplicate key (two instances creating the same thing at once) re-runs the
@@ -17,7 +17,7 @@ import schemaSql from "./schema.sql" with { type: "text" };
 export interface PgStore extends Store {
   readonly kind: "postgres";
   readonly shared: true;
-  /** `kasa check` (product 19): kasa's invariants on this database, one line per finding (maintenance-pg.ts). */
+  /** `kasa check` (docs/operating.md): kasa's invariants on this database, one line per finding (maintenance-pg.ts). */
   invariantFindings(): Promise<string[]>;
 }
 
@@ -106,7 +106,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
         value = await inTransaction(unit, box);
       } catch (error) {
         if (!isRerunnable(error)) throw error;
-        // Product 22: run once more, now that the other transaction has committed or let go.
+        // docs/postgresql.md: run once more, now that the other transaction has committed or let go.
         value = await inTransaction(unit, box);
       }
       stats.batches += 1;

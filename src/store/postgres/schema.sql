@@ -1,4 +1,4 @@
--- kasa on PostgreSQL 15 (issue 23, product 22): the translation of the repository's schema.sql,
+-- kasa on PostgreSQL 15 (issue 23, docs/postgresql.md): the translation of the repository's schema.sql,
 -- which stays the single source of truth. test/pg/schema-parity.test.ts keeps the two in step: the
 -- same tables, column names, NOT NULLs, primary keys, index names and trigger names, and the type
 -- of every column by the rule below. A change to schema.sql without this file fails that test.
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS connections (
   monthly_max     bigint,
   window_minutes  bigint,
   window_max      bigint,
-  bank_config     text COLLATE "C"     -- JSON settings of a non-sim bank (product 17 `est` object)
+  bank_config     text COLLATE "C"     -- JSON settings of a non-sim bank (docs/banks.md `est` object)
 );
 
 CREATE TABLE IF NOT EXISTS partners (
@@ -235,7 +235,7 @@ CREATE TABLE IF NOT EXISTS refunds (
   updated_at_ms       bigint NOT NULL,
   UNIQUE (partner_id, partner_refund_code)
 );
--- A pending refund blocks new ones on the payment (product 9); the index makes it a fact.
+-- A pending refund blocks new ones on the payment (docs/contract.md, Refunds); the index makes it a fact.
 CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
 -- Approved credit refunds a day end has not netted yet, and the refunds of a payout batch.
@@ -259,7 +259,7 @@ CREATE TABLE IF NOT EXISTS payout_batches (
   reference     text COLLATE "C",   -- the transfer's reference: the simulated bank's, or the operator's (`kasa payouts mark-paid`)
   UNIQUE (partner_id, day)
 );
--- Settled captures not yet in a payout batch (product 9), and the captures of a batch.
+-- Settled captures not yet in a payout batch (docs/contract.md, Refunds), and the captures of a batch.
 CREATE INDEX IF NOT EXISTS payments_payout_due ON payments(partner_id, expected_value_date)
   WHERE settled_day IS NOT NULL AND payout_batch_id IS NULL;
 CREATE INDEX IF NOT EXISTS payments_by_payout_batch ON payments(payout_batch_id) WHERE payout_batch_id IS NOT NULL;
@@ -292,7 +292,7 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   PRIMARY KEY (delivery_id, n)
 );
 
--- Running totals behind the product 4 connection limits (issue 17); see schema.sql for the units.
+-- Running totals behind the docs/seed.md#partners-terminals-and-connections connection limits (issue 17); see schema.sql for the units.
 -- Kept by the triggers below, in the transaction of every insert and status change of a payment.
 CREATE TABLE IF NOT EXISTS connection_usage (
   connection_id text COLLATE "C" NOT NULL,
@@ -382,7 +382,7 @@ CREATE OR REPLACE TRIGGER partners_catalog_delete AFTER DELETE ON partners FOR E
 -- `kasa webhooks tail` (issue 22) follows new deliveries and attempts by these, never by a scan.
 CREATE INDEX IF NOT EXISTS deliveries_by_created ON webhook_deliveries(created_at_ms, id);
 CREATE INDEX IF NOT EXISTS attempts_by_start ON webhook_attempts(started_at_ms);
--- The merchant panel (product 18): users of one partner each, server-side sessions (only the
+-- The merchant panel (docs/panel.md): users of one partner each, server-side sessions (only the
 -- SHA-256 of the cookie's id is stored), and the audit log of every panel action and login.
 CREATE TABLE IF NOT EXISTS panel_users (
   id              text COLLATE "C" PRIMARY KEY,
@@ -432,7 +432,7 @@ CREATE TABLE IF NOT EXISTS panel_login_failures (
 CREATE INDEX IF NOT EXISTS panel_login_failures_by_email ON panel_login_failures(email, at_ms);
 CREATE INDEX IF NOT EXISTS panel_login_failures_by_age ON panel_login_failures(at_ms);
 
--- Issue 16 (product 17): the bank side of a card attempt; one capture request per attempt, ever.
+-- Issue 16 (docs/banks.md): the bank side of a card attempt; one capture request per attempt, ever.
 CREATE TABLE IF NOT EXISTS bank_auths (
   attempt_id text COLLATE "C" PRIMARY KEY REFERENCES payment_attempts(id),
   sent_at_ms bigint NOT NULL
@@ -452,7 +452,7 @@ CREATE TABLE IF NOT EXISTS capture_checks (
 );
 CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE due_at_ms IS NOT NULL;
 
--- Product 19 metrics (issue 20): state changes counted in the transaction of the change, so a unit
+-- docs/operating.md metrics (issue 20): state changes counted in the transaction of the change, so a unit
 -- that rolls back counts nothing. The trigger names the family and the column whose value is the
 -- label (`status`, or a webhook attempt's `outcome`); one function serves all five.
 CREATE TABLE IF NOT EXISTS metric_counts (
@@ -478,7 +478,7 @@ FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric(
 CREATE OR REPLACE TRIGGER metric_delivery_attempt AFTER INSERT ON webhook_attempts
 FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('delivery', 'outcome');
 
--- `kasa check` (product 19) on PostgreSQL: an outbox body parsed as JSON, NULL when it is not JSON
+-- `kasa check` (docs/operating.md) on PostgreSQL: an outbox body parsed as JSON, NULL when it is not JSON
 -- (SQLite's json_valid; PostgreSQL 15 has neither IS JSON nor pg_input_is_valid).
 CREATE OR REPLACE FUNCTION kasa_jsonb_or_null(body text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN

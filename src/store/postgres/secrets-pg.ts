@@ -3,7 +3,7 @@ import { BANK_SECRET_SUFFIX, bankSecretKey, secretAad } from "../sqlite/secrets-
 import type { SecretsOps } from "../store";
 import type { Pg } from "./pg";
 
-// Product 19 on PostgreSQL: the columns that hold secrets, and re-sealing them all. The table and
+// docs/operating.md on PostgreSQL: the columns that hold secrets, and re-sealing them all. The table and
 // column names come from the constant list below and reach SQL as quoted identifiers, never values.
 
 const META_KEY_ID = "secrets.key_id";

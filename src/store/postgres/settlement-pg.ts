@@ -2,7 +2,7 @@ import type { SettlementOps } from "../store";
 import type { PayoutBatchRow } from "../rows";
 import type { Pg } from "./pg";
 
-// Day end, settlement and payout batches (product 9) on PostgreSQL (issue 23): the same answers as
+// Day end, settlement and payout batches (docs/contract.md, Refunds) on PostgreSQL (issue 23): the same answers as
 // sqlite/settlement-sql.ts. A day end is claimed once per date by inserting its row; settling and
 // batching are set-wise conditional UPDATEs (`payout_batch_id IS NULL`), so a row lands in one
 // batch only, and a second run finds nothing left. Sums may pass 2^53: they are computed as

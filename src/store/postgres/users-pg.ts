@@ -2,7 +2,7 @@ import type { AuditRow, PanelSessionRow, PanelUserRow } from "../rows";
 import type { PanelAuditOps, PanelSessionsOps, PanelUsersOps } from "../store";
 import type { Pg } from "./pg";
 
-// The merchant panel's users, sessions and audit log (product 18) on PostgreSQL. Aliases are quoted
+// The merchant panel's users, sessions and audit log (docs/panel.md) on PostgreSQL. Aliases are quoted
 // because PostgreSQL folds unquoted names to lower case; emails sort by bytes, as in SQLite.
 
 const USER_COLUMNS = `id, partner_id AS "partnerId", email, role, password_hash AS "passwordHash", status,

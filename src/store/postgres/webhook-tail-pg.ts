@@ -2,7 +2,7 @@ import type { WebhookTailOps } from "../store";
 import type { TailAttempt, TailDelivery } from "../rows";
 import type { Pg } from "./pg";
 
-// `kasa webhooks tail` (product 21) on PostgreSQL (issue 23): the same pages as
+// `kasa webhooks tail` (docs/contract.md, The sandbox) on PostgreSQL (issue 23): the same pages as
 // sqlite/webhook-tail-sql.ts, by the indexes deliveries_by_created and attempts_by_start. The
 // optional partner is a fragment added or left out: an untyped null parameter has no type here.
 

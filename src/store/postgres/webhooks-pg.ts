@@ -54,7 +54,7 @@ export function webhooksPg(sql: Pg): WebhooksOps {
       ...(await sql<DeliveryTimerRow[]>`SELECT id, next_attempt_at_ms AS "atMs" FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at_ms <= ${nowMs} ORDER BY next_attempt_at_ms, id LIMIT ${limit}`),
     ],
-    // Product 22: claimed with FOR UPDATE SKIP LOCKED: of instances claiming one due row at once,
+    // docs/postgresql.md: claimed with FOR UPDATE SKIP LOCKED: of instances claiming one due row at once,
     // one locks and takes it, the others skip it at once instead of waiting to find it taken.
     async claim(id, expectedNextAtMs, nowMs) {
       const r = await sql`UPDATE webhook_deliveries SET attempts = attempts + 1,

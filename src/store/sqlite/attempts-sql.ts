@@ -2,7 +2,7 @@ import type { Db } from "./db-types";
 import type { AttemptRow, AttemptStatus } from "../rows";
 import type { NewAttempt } from "../store";
 
-// Card attempts of a payment (product 6). An attempt is recorded before the bank is called and
+// Card attempts of a payment (docs/checkout.md). An attempt is recorded before the bank is called and
 // closed by conditional updates, so a callback or capture can act on it at most once.
 
 const COLUMNS = `id, payment_code AS paymentCode, status, counted, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs,

@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { CaptureCheckOutcome, CaptureCheckRow } from "../rows";
 
-// The bank side of card attempts (issue 16, product 17): the one-Auth-per-attempt claim and the
+// The bank side of card attempts (issue 16, docs/banks.md): the one-Auth-per-attempt claim and the
 // capture follow-ups (status questions about unknown outcomes, voids of late approvals).
 
 const COLUMNS = `attempt_id AS attemptId, connection_id AS connectionId, kind, amount, bank_reference AS bankReference,

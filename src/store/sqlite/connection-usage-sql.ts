@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { ConnectionUsage, UsageWindows } from "../rows";
 
-// Product 4 connection-limit usage read from the running totals of `connection_usage` (issue 17),
+// docs/seed.md#partners-terminals-and-connections connection-limit usage read from the running totals of `connection_usage` (issue 17),
 // which triggers in schema.sql keep in the same transaction as every payment insert and status
 // change. A check reads one bucket per calendar period and, for the rolling window, the whole
 // buckets inside it from the finest unit up (seconds, minutes, hours, Istanbul days) plus the
@@ -9,7 +9,7 @@ import type { ConnectionUsage, UsageWindows } from "../rows";
 //
 // Sums are exact (BigInt, read from SQLite as decimal text) up to USAGE_CAP (2^55) and reported as
 // USAGE_CAP above it: every limit is a safe integer (below 2^53), so a capped total is over every
-// limit and every decision is the exact one (product 23: limit totals exact above 2^53). The old
+// limit and every decision is the exact one (docs/decisions.md, Hardening: limit totals exact above 2^53). The old
 // query, which sums the payments themselves, stays as `connectionUsageByScan`: the reference the
 // tests compare with and `kasa check`'s cross-check.
 
@@ -24,7 +24,7 @@ const ROW_CAP = 72_057_594_037_927_936n;
 
 const SECOND_MS = 1000;
 const ISTANBUL_OFFSET_MS = 10_800_000;
-/** Payments counted by product 4; the same list as the triggers in schema.sql. */
+/** Payments counted by docs/seed.md, Partners, terminals and connections; the same list as the triggers in schema.sql. */
 const USING_LIMITS = "status IN ('initiated', 'captured')";
 
 const BUCKETS = `SELECT CAST(COALESCE(SUM(MIN(amount, ${ROW_CAP})), 0) AS TEXT) FROM connection_usage WHERE connection_id = ? AND unit = ?`;
@@ -61,7 +61,7 @@ function windowRanges(firstMs: number) {
 
 export function connectionUsageSql(db: Db) {
   return {
-    /** Product 4 usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
+    /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
     connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): ConnectionUsage {
       const first = w.windowAfterMs + 1;
       const r = windowRanges(first);

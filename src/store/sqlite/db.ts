@@ -7,7 +7,7 @@ export const isBunRuntime = (): boolean => typeof (globalThis as { Bun?: unknown
 export const DB_FILE_MODE = 0o600;
 
 /**
- * Product 23: the database file is created (or tightened to) owner-only before SQLite opens it;
+ * docs/decisions.md, Hardening: the database file is created (or tightened to) owner-only before SQLite opens it;
  * SQLite creates the WAL and SHM files with the main file's permissions, and any left by an older
  * run are tightened too.
  */

@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import { SCHEMA_VERSION } from "./migrate";
 
-// Product 22 `kasa migrate-to-postgres`: the SQLite side of the copy. Every row of every kasa table
+// docs/postgresql.md `kasa migrate-to-postgres`: the SQLite side of the copy. Every row of every kasa table
 // read page by page inside ONE read transaction, so the copy is one consistent snapshot even while
 // a server keeps writing (WAL: readers never block the writer, nor it them). The PostgreSQL side is
 // src/store/postgres/copy-from-sqlite.ts.

@@ -26,7 +26,7 @@ export function schemaOf(store: Opened): Array<{ type: string; name: string; tbl
 /** One column of a kasa table as SQLite declares it; `pk` is the 1-based place in the primary key, 0 outside it. */
 export type TableColumn = { table: string; column: string; type: string; notNull: boolean; pk: number };
 
-/** Every column of every kasa table, in table then column order: what the PostgreSQL schema is compared with (product 22). */
+/** Every column of every kasa table, in table then column order: what the PostgreSQL schema is compared with (docs/postgresql.md). */
 export function tableColumns(store: Opened): TableColumn[] {
   return store.db
     .prepare(
@@ -93,7 +93,7 @@ export async function withoutForeignKeys<T>(store: Opened, write: () => Promise<
 
 /**
  * Turns the database into what a version-1 file was (before issue 17's connection totals and
- * product 18's panel tables), keeping every other row: how a test proves migrate brings one up to date.
+ * docs/panel.md's panel tables), keeping every other row: how a test proves migrate brings one up to date.
  */
 export function downgradeToVersion1(store: Opened): void {
   store.db.exec(`DROP TRIGGER payments_usage_insert; DROP TRIGGER payments_usage_status; DROP TABLE connection_usage;
@@ -110,7 +110,7 @@ export async function writeForeignDatabase(path: string): Promise<void> {
   }
 }
 
-/** Every row of one kasa table as stored, in no particular order: what a copy to PostgreSQL is compared with (product 22). */
+/** Every row of one kasa table as stored, in no particular order: what a copy to PostgreSQL is compared with (docs/postgresql.md). */
 export function tableRows(store: Opened, table: string): Array<Record<string, unknown>> {
   return store.db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"`).all();
 }

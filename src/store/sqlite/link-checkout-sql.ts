@@ -1,6 +1,6 @@
 import type { Db } from "./db-types";
 
-// What the hosted link pages ask about a link's own payments (product 7). Reads only: every
+// What the hosted link pages ask about a link's own payments (docs/checkout.md, Payment link pages). Reads only: every
 // payment change goes through payments-sql's conditional updates. Served by the partial index
 // `payments_by_link`.
 
@@ -18,11 +18,11 @@ export function linkCheckoutSql(db: Db) {
         .prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms, partner_tx_code")
         .all<{ code: string }>(linkId)
         .map((r) => r.code),
-    /** The code of the link's newest payment, or null (product 21: what a simulated buyer just paid). */
+    /** The code of the link's newest payment, or null (docs/contract.md, The sandbox: what a simulated buyer just paid). */
     latestCode: (linkId: string): string | null =>
       db.prepare("SELECT code FROM payments WHERE link_id = ? ORDER BY created_at_ms DESC, code DESC LIMIT 1").get<{ code: string }>(linkId)
         ?.code ?? null,
-    /** Card attempts recorded on all the link's payments, whatever became of them (product 23). */
+    /** Card attempts recorded on all the link's payments, whatever became of them (docs/decisions.md, Hardening). */
     cardAttempts: (linkId: string): number =>
       db
         .prepare("SELECT count(*) AS n FROM payment_attempts a JOIN payments p ON p.code = a.payment_code WHERE p.link_id = ?")

@@ -1,7 +1,7 @@
 import type { Db, SqlValue } from "./db-types";
 import type { LinkItem, LinkListFilter, LinkRow, LinkStatus } from "../rows";
 
-// Payment links (interface 2.1, 3.1). Status changes are conditional updates: each names the
+// Payment links (docs/contract.md, The link record / Link states). Status changes are conditional updates: each names the
 // states it may leave (the machine table's `from`, passed in by the domain) and reports whether it
 // moved, so two units racing for one link can never both win.
 
@@ -70,7 +70,7 @@ export function linksSql(db: Db) {
 
   return {
     get,
-    /** The caller's link only; another partner's id reads as absent (interface 4.3). */
+    /** The caller's link only; another partner's id reads as absent (docs/contract.md, Read and cancel a link). */
     getOwned(partnerId: string, id: string): LinkRow | undefined {
       const row = get(id);
       return row?.partnerId === partnerId ? row : undefined;
@@ -107,7 +107,7 @@ export function linksSql(db: Db) {
         l.updatedAtMs,
       );
     },
-    /** interface 4.2: newest first, `partnerReference` breaking ties (product 16). */
+    /** docs/contract.md, List links: newest first, `partnerReference` breaking ties (docs/decisions.md, Readings of the contract). */
     list(f: LinkListFilter): LinkRow[] {
       const q = listQuery(f);
       return db
@@ -139,10 +139,10 @@ export function linksSql(db: Db) {
         )
         .all<{ id: string }>(nowMs, partnerId, limit)
         .map((r) => r.id),
-    /** pending -> launched: the first open also stamps both open times (product 7). */
+    /** pending -> launched: the first open also stamps both open times (docs/checkout.md, Payment link pages). */
     markLaunched: (id: string, from: readonly LinkStatus[], atMs: number) =>
       move(id, from, "launched", atMs, ["first_opened_at_ms", "last_opened_at_ms"]),
-    /** A later open changes no state, only `lastOpenedAt` (product 7). */
+    /** A later open changes no state, only `lastOpenedAt` (docs/checkout.md, Payment link pages). */
     touchOpened: (id: string, from: readonly LinkStatus[], atMs: number): boolean =>
       db
         .prepare(
@@ -154,7 +154,7 @@ export function linksSql(db: Db) {
     markCompleted: (id: string, from: readonly LinkStatus[], atMs: number) => move(id, from, "completed", atMs),
     markExpired: (id: string, from: readonly LinkStatus[], atMs: number) => move(id, from, "expired", atMs),
     markCancelled: (id: string, from: readonly LinkStatus[], atMs: number) => move(id, from, "cancelled", atMs),
-    /** Issues n for the next `PL-<id>-<n>` payment of the link (product 5). */
+    /** Issues n for the next `PL-<id>-<n>` payment of the link (docs/contract.md, Payments). */
     nextAttemptSeq(id: string): number {
       db.prepare("UPDATE payment_links SET attempt_seq = attempt_seq + 1 WHERE id = ?").run(id);
       return db.prepare("SELECT attempt_seq AS n FROM payment_links WHERE id = ?").get<{ n: number }>(id)?.n ?? 0;

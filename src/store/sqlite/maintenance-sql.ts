@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import { SCHEMA_VERSION } from "./migrate";
 
-// product 19: the SQL behind `kasa backup`, `kasa restore` and `kasa check`.
+// docs/operating.md: the SQL behind `kasa backup`, `kasa restore` and `kasa check`.
 
 /**
  * An online, consistent copy: VACUUM INTO reads one snapshot (WAL lets the server keep writing)
@@ -79,7 +79,7 @@ export function typeFindings(db: Db): string[] {
   return out;
 }
 
-/** kasa's own invariants (product 19): money conserved, refunds within the capture, one outbox row per event. */
+/** kasa's own invariants (docs/operating.md): money conserved, refunds within the capture, one outbox row per event. */
 export function invariantFindings(db: Db): string[] {
   const out: string[] = [];
   const split = db

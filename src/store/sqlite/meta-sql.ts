@@ -13,7 +13,7 @@ export function metaSql(db: Db) {
       db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING").run(key, value);
       return db.prepare("SELECT value FROM meta WHERE key = ?").get<{ value: string }>(key)?.value ?? value;
     },
-    /** Product 22: instance heartbeats are meta rows `instance:<id>` holding their expiry (store.ts). */
+    /** docs/postgresql.md: instance heartbeats are meta rows `instance:<id>` holding their expiry (store.ts). */
     heartbeat(instanceId: string, untilMs: number, nowMs: number): string[] {
       db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
         `${INSTANCE_PREFIX}${instanceId}`,

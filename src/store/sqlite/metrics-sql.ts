@@ -1,6 +1,6 @@
 import type { Db } from "./db-types";
 
-/** product 19: what the metrics endpoint reads at each scrape. */
+/** docs/operating.md: what the metrics endpoint reads at each scrape. */
 export function metricsSql(db: Db) {
   return {
     /** Webhook outbox rows still to be delivered (the deliveries_due index answers it). */

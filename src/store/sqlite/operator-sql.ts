@@ -3,7 +3,7 @@ import { REFUND_COLUMNS } from "./refunds-sql";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-sql";
 import type { LinkRow, LinkSummaryRow, OperatorFilter, PaymentRow, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";
 
-// Read-only views for the operator CLI (product 14): listings across partners and the rows the
+// Read-only views for the operator CLI (docs/operating.md, The operator CLI): listings across partners and the rows the
 // API never shows (refunds by batch, payout batches). Kept apart from the resources' own files so
 // the operator's queries never change what the API's named operations do.
 
@@ -36,7 +36,7 @@ export function operatorSql(db: Db) {
     return db.prepare(`SELECT ${columns} FROM ${table} WHERE ${where.sql} ORDER BY ${order} LIMIT ?`).all<T>(...where.params, f.limit);
   };
   return {
-    /** Newest first; the code breaks ties (it is time-ordered, product 2). */
+    /** Newest first; the code breaks ties (it is time-ordered, docs/contract.md, Identifiers and formats). */
     payments: (f: OperatorFilter) => list<PaymentSummaryRow>(PAYMENT_SUMMARY, "payments", "created_at_ms DESC, code DESC", f),
     paymentsOfLink: (linkId: string) =>
       db.prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE link_id = ? ORDER BY created_at_ms, code`).all<PaymentSummaryRow>(linkId),
@@ -44,7 +44,7 @@ export function operatorSql(db: Db) {
       db
         .prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE payout_batch_id = ? ORDER BY created_at_ms, code`)
         .all<PaymentSummaryRow>(batchId),
-    /** interface 4.2's order (product 16), across partners; the id makes it total. */
+    /** docs/contract.md#list-links's order (docs/decisions.md, Readings of the contract), across partners; the id makes it total. */
     links: (f: OperatorFilter) =>
       list<LinkSummaryRow>(LINK_SUMMARY, "payment_links", "created_at_ms DESC, partner_reference DESC, id DESC", f),
     refund: (id: string) => db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = ?`).get<RefundRow>(id),

@@ -2,7 +2,7 @@ import type { Db, SqlValue } from "./db-types";
 import { PAYMENT_SUMMARY } from "./operator-sql";
 import type { PaymentPageFilter, PaymentSummaryRow } from "../rows";
 
-// The merchant panel's partner-scoped reads (product 18). Every query starts from the partner's
+// The merchant panel's partner-scoped reads (docs/panel.md). Every query starts from the partner's
 // own index range (payments_by_partner), so a listing never scans other partners' rows.
 
 export function panelSql(db: Db) {

@@ -56,7 +56,7 @@ export function partnersSql(db: Db, box: SecretBox = secretBox(null)) {
         p.createdAtMs,
       );
     },
-    /** Issues the next partnerReference of the partner's links (interface 2.1). */
+    /** Issues the next partnerReference of the partner's links (docs/contract.md, The link record). */
     nextLinkReference(partnerId: string): number {
       db.prepare("UPDATE partners SET link_seq = link_seq + 1 WHERE id = ?").run(partnerId);
       const row = db.prepare("SELECT link_seq AS seq FROM partners WHERE id = ?").get<{ seq: number }>(partnerId);

@@ -2,7 +2,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 import type { CaptureFacts, CardFacts, NewPayment, PaymentRow, PaymentStatus } from "../rows";
 
-// Payments (interface 2.3, 3.2; product 5). Status changes are conditional updates: each names
+// Payments (docs/contract.md, The payment record / Payment states / Payments). Status changes are conditional updates: each names
 // the states it may leave (the machine table's `from`, passed in by the domain) and reports
 // whether it moved, so two units racing for one payment can never both win. No column holds
 // card data: the PAN, expiry and CVV never reach this file.
@@ -44,13 +44,13 @@ export function paymentsSql(db: Db) {
 
   return {
     get: (code: string) => one("code = ?", code),
-    /** The caller's payment only; another partner's code reads as absent (interface 4.13). */
+    /** The caller's payment only; another partner's code reads as absent (docs/contract.md, Read a payment). */
     getOwned(partnerId: string, code: string): PaymentRow | undefined {
       const row = one("code = ?", code);
       return row?.partnerId === partnerId ? row : undefined;
     },
     byRef: (paymentRef: string) => one("payment_ref = ?", paymentRef),
-    /** The one payment holding the code (interface 4.5, 4.6); the partial unique index makes it one. */
+    /** The one payment holding the code (docs/contract.md, Create a payment / Read a payment); the partial unique index makes it one. */
     holdingTxCode: (partnerId: string, partnerTxCode: string) =>
       one(`partner_id = ? AND partner_tx_code = ? AND ${HOLDING}`, partnerId, partnerTxCode),
     /** Inserts an `initiated` payment and answers its row as stored (the column defaults below). */
@@ -102,7 +102,7 @@ export function paymentsSql(db: Db) {
       };
     },
     ...connectionUsageSql(db),
-    /** 3D start (product 5): fixes card facts and rate, and uses up the ref until a decline frees it. */
+    /** 3D start (docs/contract.md, Payments): fixes card facts and rate, and uses up the ref until a decline frees it. */
     markThreeDStarted: (code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number) =>
       update(
         code,
@@ -112,7 +112,7 @@ export function paymentsSql(db: Db) {
         [c.maskedPan, c.cardBrand, c.cardFamily, c.cardBank, c.appliedRateBps, c.appliedFixedFee, atMs],
         " AND three_d_started = 0",
       ),
-    /** A decline at 3D start: the ref is usable again and the attempt counts (interface 3.2). */
+    /** A decline at 3D start: the ref is usable again and the attempt counts (docs/contract.md, Payment states). */
     releaseThreeD: (code: string, from: readonly PaymentStatus[], atMs: number) =>
       update(
         code,
@@ -134,7 +134,7 @@ export function paymentsSql(db: Db) {
       ),
     markFailed: (code: string, from: readonly PaymentStatus[], atMs: number) =>
       update(code, from, "status = 'failed', updated_at_ms = ?", [atMs]),
-    /** Only once the window has passed at `nowMs` (product 16: now >= expiresAt); stamped `atMs`. */
+    /** Only once the window has passed at `nowMs` (docs/decisions.md, Readings of the contract: now >= expiresAt); stamped `atMs`. */
     markExpired: (code: string, from: readonly PaymentStatus[], nowMs: number, atMs: number) =>
       update(code, from, "status = 'expired', updated_at_ms = ?", [atMs], " AND expires_at_ms <= ?", [nowMs]),
     /** Every initiated payment and its window end: the timer wheel's source at start. */

@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { NewRefund, PaymentStatus, RefundOutcome, RefundRow, RefundStatus, RefundTotals } from "../rows";
 
-// Refunds and voids (interface 2.4; product 9), and the payment columns a refund moves
+// Refunds and voids (docs/contract.md, The refund record / Refunds), and the payment columns a refund moves
 // (refunded_amount, status). Every change is a conditional update that names the states it may
 // leave and reports whether it moved, so a refund is recorded once however many units race.
 
@@ -20,7 +20,7 @@ export function refundsSql(db: Db) {
       db
         .prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE partner_id = ? AND partner_refund_code = ?`)
         .get<RefundRow>(partnerId, partnerRefundCode),
-    /** Interface 2.3 `refunds`: oldest first (bounded by REFUNDS_PER_PAYMENT_MAX at creation). */
+    /** docs/contract.md#the-payment-record `refunds`: oldest first (bounded by REFUNDS_PER_PAYMENT_MAX at creation). */
     ofPayment: (paymentCode: string) =>
       db.prepare(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE payment_code = ? ORDER BY created_at_ms, id`).all<RefundRow>(paymentCode),
     totals(paymentCode: string): RefundTotals {
@@ -64,7 +64,7 @@ export function refundsSql(db: Db) {
     /**
      * An approved refund lands on its payment: `refunded_amount` grows by `amount`, never past the
      * amount, and the status moves to `whenDone` once nothing is left. `unsettledOnly` guards voids:
-     * a payment a day end settled can no longer be voided (product 9).
+     * a payment a day end settled can no longer be voided (docs/contract.md, Refunds).
      */
     applyToPayment(
       code: string,

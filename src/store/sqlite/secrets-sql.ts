@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import { secretBox, type SecretBox } from "../secret-box";
 
-// Product 19: the columns that hold secrets, and re-sealing them all (a new master key, or the
+// docs/operating.md: the columns that hold secrets, and re-sealing them all (a new master key, or the
 // first one). Each value's additional data names its table, column and row.
 
 const META_KEY_ID = "secrets.key_id";

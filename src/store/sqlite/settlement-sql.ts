@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { PartnerDue, PayoutBatchRow, PayoutStatus } from "../rows";
 
-// Day end, settlement and payout batches (product 9). A day end is claimed once per Istanbul date
+// Day end, settlement and payout batches (docs/contract.md, Refunds). A day end is claimed once per Istanbul date
 // by inserting its row; settling and batching are set-wise conditional updates, so a second run
 // (another process, a duplicate timer) finds nothing left to do.
 

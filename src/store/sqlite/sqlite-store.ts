@@ -41,7 +41,7 @@ export async function openSqliteStore(path: string, options: OpenOptions | "bun"
 }
 
 /**
- * The master key against the database (product 19): a key other than the one that sealed its
+ * The master key against the database (docs/operating.md): a key other than the one that sealed its
  * secrets is refused; the first key given seals every secret still in clear, in one transaction.
  */
 function openSecrets(db: Db, key: Buffer | null): SecretBox {

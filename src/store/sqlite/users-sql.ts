@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { AuditRow, PanelSessionRow, PanelUserRow } from "../rows";
 
-// The merchant panel's users, sessions and audit log (product 18).
+// The merchant panel's users, sessions and audit log (docs/panel.md).
 
 const USER_COLUMNS = `id, partner_id AS partnerId, email, role, password_hash AS passwordHash, status,
   failed_logins AS failedLogins, locked_until_ms AS lockedUntilMs, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;

@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import type { TailAttempt, TailDelivery } from "../rows";
 
-// `kasa webhooks tail` (product 21): what appeared in the outbox since an instant, read by another
+// `kasa webhooks tail` (docs/contract.md, The sandbox): what appeared in the outbox since an instant, read by another
 // process while the server writes: deliveries by creation time, attempts by start time. Rows do not
 // become visible in time order (an attempt's row is written when it ends; ids in one millisecond
 // are random), so the reader re-reads a trailing window and drops what it printed. By index.

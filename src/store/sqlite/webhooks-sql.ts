@@ -14,7 +14,7 @@ const IN_FLIGHT = "status = 'pending' AND next_attempt_at_ms IS NULL";
 
 export function webhooksSql(db: Db) {
   return {
-    /** The outbox row, written in the same unit of work as the state change it reports (product 11). */
+    /** The outbox row, written in the same unit of work as the state change it reports (docs/contract.md, Webhooks). */
     insert(d: Pick<DeliveryRow, "id" | "partnerId" | "type" | "body" | "occurredAtMs">): void {
       db.prepare(
         `INSERT INTO webhook_deliveries (id, partner_id, type, body, occurred_at_ms, status, attempts, next_attempt_at_ms,
