@@ -106,8 +106,7 @@ const resetPasswordCommand = defineCommand({
 export const usersCommand = defineCommand({
   meta: {
     name: "users",
-    description:
-      "Manage merchant panel users.\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
+    description: "Manage merchant panel users.\n\nExample: kasa users add --partner ptn_demo --email ali@example.com --role staff",
   },
   subCommands: {
     add,
