@@ -13,6 +13,12 @@ export interface BankGateway {
   readonly bank: string;
   /** Origin the 3D form posts to (the bank's gate): the relay page allows it in CSP form-action. */
   readonly acsOrigin: string;
+  /**
+   * True where the bank charges the card at its own 3D gate (3D Pay models): the callback carries
+   * the result, and an attempt whose callback never came (the buyer closed the window) may still
+   * have been charged. kasa then asks `captureStatus` and voids an approval (docs/banks.md).
+   */
+  readonly chargesAtGate?: boolean;
 
   /** Opens the 3D step: the auto-submit form to the bank's ACS, or a card-level decline. */
   start3d(input: Start3dInput): Promise<Start3dResult>;

@@ -156,6 +156,7 @@ export function createEstAdapter(config: EstConfig, transport: EstTransport): Ba
   return {
     bank: "est",
     acsOrigin: new URL(config.gateUrl).origin,
+    chargesAtGate: config.model === "3d_pay",
     start3d: async (input) => ({ kind: "form", action: config.gateUrl, fields: formOf(config, input) }),
     verifyCallback: async (callback, context) => verifyEstCallback(config, callback.raw, context),
     capture: (input) => capture(config, transport, input),

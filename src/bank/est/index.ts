@@ -15,6 +15,33 @@ import { estSimulatorSettings } from "./sim/settings";
 // an operator transfers and marks them.
 
 const demoConnectionId = "vpos-est";
+const demoPayConnectionId = "vpos-est-pay";
+
+const estDemoConnection = (psp: string) => ({
+  psp,
+  bank: "est",
+  active: true,
+  acceptsForeignCards: true,
+  acceptsDebit: true,
+  limits: null,
+});
+
+const estDemoTerminal = (partner: string) => ({
+  partner,
+  active: true,
+  commissionBasis: "gross" as const,
+  installments: [1, 2, 3, 6],
+  infrastructure: "standard" as const,
+  directCollection: false,
+  valueDays: 1,
+  bank: "Demo EST Bank",
+  rates: [
+    { count: 1, rateBps: 199 },
+    { count: 2, rateBps: 350 },
+    { count: 3, rateBps: 450 },
+    { count: 6, rateBps: 690 },
+  ],
+});
 
 const configOf = (c: ConnectionBank) => parseEstConfig(c.id, c.bankConfig);
 
@@ -39,42 +66,20 @@ export const estBankModule: BankModule = {
   demo: {
     // The same test cards, through the EST / NestPay protocol and the simulator the sandbox serves.
     connections: ({ baseUrl, psp }: DemoContext) => [
-      {
-        id: demoConnectionId,
-        psp,
-        bank: "est",
-        active: true,
-        acceptsForeignCards: true,
-        acceptsDebit: true,
-        limits: null,
-        est: estSimulatorSettings(baseUrl, "3d", 10_000),
-      },
+      { ...estDemoConnection(psp), id: demoConnectionId, est: estSimulatorSettings(baseUrl, "3d", 10_000) },
+      // The 3D Pay model: the gate charges, the callback carries the result (`.96`: it never comes).
+      { ...estDemoConnection(psp), id: demoPayConnectionId, est: estSimulatorSettings(baseUrl, "3d_pay", 10_000) },
     ],
     terminals: ({ partner }: DemoContext) => [
-      {
-        id: "T-3001",
-        partner,
-        connection: demoConnectionId,
-        active: true,
-        commissionBasis: "gross",
-        installments: [1, 2, 3, 6],
-        infrastructure: "standard",
-        directCollection: false,
-        valueDays: 1,
-        bank: "Demo EST Bank",
-        rates: [
-          { count: 1, rateBps: 199 },
-          { count: 2, rateBps: 350 },
-          { count: 3, rateBps: 450 },
-          { count: 6, rateBps: 690 },
-        ],
-      },
+      { ...estDemoTerminal(partner), id: "T-3001", connection: demoConnectionId },
+      { ...estDemoTerminal(partner), id: "T-3002", connection: demoPayConnectionId },
     ],
     bannerTerminals: ({ baseUrl }) => [
       `T-3001 (EST / NestPay protocol, model 3d, against the built-in EST simulator at ${baseUrl}/sim-est/)`,
+      "T-3002 (EST / NestPay protocol, model 3d_pay: the gate charges; the same simulator)",
     ],
     bannerNotes: () => [
-      `EST simulator faults (T-3001, by the amount's kuruş): ${Object.entries(EST_SIM_FAULTS)
+      `EST simulator faults (T-3001, T-3002, by the amount's kuruş): ${Object.entries(EST_SIM_FAULTS)
         .map(([k, d]) => `${k} ${d}`)
         .join("; ")}`,
     ],

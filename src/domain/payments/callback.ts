@@ -7,14 +7,9 @@ import { ATTEMPT_TRANSITIONS } from "./machine";
 import { askSubscribers } from "./events";
 import { connectionOfAttempt } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
-import {
-  CAPTURE_CHECK_FIRST_MS,
-  CAPTURE_CHECK_TIMER,
-  recordCapture,
-  whileCapturing,
-  voidLateCapture,
-  type CaptureRecorded,
-} from "./capture-record";
+import { askAboutGateCharges } from "./gate-charges";
+import { recordCapture, whileCapturing, voidLateCapture, type CaptureRecorded } from "./capture-record";
+import { CAPTURE_CHECK_FIRST_MS, CAPTURE_CHECK_TIMER } from "./check-timing";
 import type { CallbackOutcome } from "./handoff-outcomes";
 import type { PaymentRow } from "../../store/rows";
 
@@ -83,6 +78,8 @@ async function closeAttempt(tx: Repos, deps: Deps, attemptId: string, authentica
   // bank takes none).
   if ((await askSubscribers(tx, deps, "capturing", payment, nowMs)) !== null) {
     await tx.attempts.move(attemptId, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, nowMs);
+    // A 3D Pay gate charged before the callback told kasa: asked about and voided, like an expiry's.
+    await askAboutGateCharges(tx, deps, [attempt], payment.amount, nowMs);
     await failPayment(tx, deps, payment, nowMs);
     return { kind: "done", payment };
   }

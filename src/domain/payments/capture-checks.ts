@@ -1,7 +1,9 @@
 import type { TimerModule } from "../../timer-module";
 import { bankOf } from "./bank-of";
 import { BANK_TAKEOVER_MS, SECOND_MS } from "../../limits";
-import { CAPTURE_CHECK_TIMER, isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
+import { isCapturing, recordCapture, voidLateCapture, whileCapturing } from "./capture-record";
+import { CAPTURE_CHECK_TIMER } from "./check-timing";
+import { resolveGateCheck } from "./gate-checks";
 
 /**
  * "capture-check" (issue 16, docs/banks.md): an attempt whose capture answer is unknown, or was lost
@@ -27,6 +29,8 @@ export const captureCheckTimer: TimerModule = {
     if (check.kind === "void") return voidLateCapture(deps, attemptId);
     const attempt = await deps.store.q.attempts.get(attemptId);
     const payment = attempt && (await deps.store.q.payments.get(attempt.paymentCode));
+    // No capture was ever claimed: the question to a 3D Pay gate of an attempt that ended without its callback.
+    if (attempt && payment && !(await deps.store.q.bank.authClaimed(attemptId))) return resolveGateCheck(deps, check, payment.installment);
     if (!attempt || !payment || attempt.status !== "capturing") {
       await deps.store.write(async (tx) => void (await tx.bank.finishCheck(attemptId, "failed", deps.clock.nowMs())));
       return;

@@ -1,9 +1,9 @@
 import type { CaptureResult } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import { MINUTE_MS, SECOND_MS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { bankOf } from "./bank-of";
+import { CAPTURE_CHECK_TIMER, FIRST_RETRY_MS, nextCheckAtMs } from "./check-timing";
 import { ATTEMPT_TRANSITIONS } from "./machine";
 import { askSubscribers } from "./events";
 import { connectionOfAttempt } from "./routing";
@@ -14,15 +14,6 @@ import type { PaymentRow } from "../../store/rows";
 // 16, docs/banks.md): approved and still capturable is captured; approved too late is voided
 // automatically; declined fails the payment; unknown leaves the attempt capturing and asks again
 // on a timer (30 s, 2 min, 10 min, 1 h, then hourly), never sending the capture again.
-
-/** Timer kind of an attempt's capture check; key = attemptId. */
-export const CAPTURE_CHECK_TIMER = "capture-check";
-
-/** The check opened with the capture: past any adapter's timeout, so it only acts after a crash. */
-export const CAPTURE_CHECK_FIRST_MS = 150 * SECOND_MS;
-
-const RETRY_MS = [30 * SECOND_MS, 2 * MINUTE_MS, 10 * MINUTE_MS, 60 * MINUTE_MS];
-export const nextCheckAtMs = (tries: number, nowMs: number): number => nowMs + (RETRY_MS[tries] ?? 60 * MINUTE_MS);
 
 /** One timer per open check: the one scheduled with the capture is replaced, not added to. */
 function rescheduleCheck(deps: Deps, attemptId: string, dueAtMs: number): void {
@@ -95,7 +86,7 @@ export async function recordCapture(
     });
     const connectionId = connectionOfAttempt(attempt);
     const check = { attemptId, connectionId, amount: payment.amount, bankReference: result.bankReference };
-    await tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + RETRY_MS[0]! }, nowMs);
+    await tx.bank.openCheck({ ...check, kind: "void", dueAtMs: nowMs + FIRST_RETRY_MS }, nowMs);
     return "voiding";
   }
   await tx.bank.finishCheck(attemptId, "failed", nowMs);

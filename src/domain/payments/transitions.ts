@@ -5,6 +5,7 @@ import { addDays, istanbulDate } from "../checks/istanbul-time";
 import { commissionOn } from "../installments/math";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { notifySubscribers } from "./events";
+import { askAboutGateCharges } from "./gate-charges";
 import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
 import type { CaptureFacts, PaymentRow, TerminalRow } from "../../store/rows";
 
@@ -40,7 +41,10 @@ export async function expireIfDue(tx: Repos, deps: Deps, payment: PaymentRow, no
   if (!isPaymentDue(payment, nowMs)) return payment;
   const atMs = payment.expiresAtMs;
   if (await tx.payments.markExpired(payment.code, PAYMENT_TRANSITIONS.expire.from, nowMs, atMs)) {
+    const open = await tx.attempts.byPayment(payment.code);
     await tx.attempts.closeOpen(payment.code, ATTEMPT_TRANSITIONS.abandon.from, ATTEMPT_TRANSITIONS.abandon.to, atMs);
+    // An attempt a 3D Pay gate may have charged is asked about now, and voided if it was.
+    await askAboutGateCharges(tx, deps, open, payment.amount, nowMs);
     await enqueueWebhook(tx, deps, payment.partnerId, { type: "payment.expired", paymentCode: payment.code }, atMs);
     await notifySubscribers(tx, deps, "expired", payment, atMs);
   }

@@ -9,6 +9,8 @@
 //   .93  HTTP 200 with an HTML page instead of XML
 //   .94  HTTP 200 with garbage bytes
 //   .95  HTTP 200 with the valid XML cut in the middle
+//   .96  at a 3d_pay gate: the order is approved, then the buyer is sent nowhere (the window
+//        closed): the signed callback never comes, so only asking the bank finds the charge
 
 /** Kuruş suffix -> what happens; kasa prints this in its sandbox banner. */
 export const EST_SIM_FAULTS = {
@@ -17,6 +19,7 @@ export const EST_SIM_FAULTS = {
   ".93": "HTTP 200 with an HTML error page instead of XML (the operation is done)",
   ".94": "HTTP 200 with garbage bytes (the operation is done)",
   ".95": "HTTP 200 with truncated XML (the operation is done)",
+  ".96": "3d_pay gate: approved, then the buyer never comes back (no callback)",
 } as const satisfies Record<string, string>;
 
 export type EstSimFault = keyof typeof EST_SIM_FAULTS;

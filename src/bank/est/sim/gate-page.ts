@@ -23,6 +23,18 @@ ${inputs}
   return renderPage({ title: "3D Secure", body, nonce, formActions: [action.origin, "https:", "http:"] });
 }
 
+/**
+ * The `.96` fault: the 3d_pay gate approved the order, then the buyer's window closed. A page with
+ * no form: nothing ever posts the callback.
+ */
+export function gateLostPage(nonce: string): PageResponse {
+  const body = html`<div class="error">
+<h1>Bağlantı kesildi</h1>
+<p id="est-sim-lost">Ödeme onaylandı, ancak tarayıcı pencereyi kapattı: üye işyerine dönüş yapılmadı.</p>
+</div>`;
+  return renderPage({ title: "3D Secure", body, nonce, formActions: [], status: 200 });
+}
+
 /** EST answers a bad gate request with a 200 page saying why; `reason` never holds card data. */
 export function gateErrorPage(reason: string, nonce: string): PageResponse {
   const body = html`<div class="error">

@@ -6,7 +6,8 @@ import { toSimProfile } from "../../test-cards";
 import { fromLira as liraToKurus } from "../amounts";
 import { trxDate } from "./clock";
 import { decideThreeD, type GatePayment, gateCallbackFields } from "./gate-callback";
-import { callbackPage, gateErrorPage } from "./gate-page";
+import { faultOf } from "./faults";
+import { callbackPage, gateErrorPage, gateLostPage } from "./gate-page";
 import { authorise } from "./operations";
 import { newRnd } from "./random";
 import type { EstSimState } from "./state";
@@ -82,6 +83,7 @@ export async function handleGate(state: EstSimState, req: Request, nonce: string
   if (storetype === "3d_pay" && threeD.mdStatus === "1") {
     const o = authorise(state, { clientId, oid, totalKurus: amountKurus, threeD: auth, xid: "" });
     o.commit();
+    if (faultOf(amountKurus) === ".96" && o.procReturnCode === "00") return toResponse(gateLostPage(nonce));
     payment = {
       response: o.response,
       procReturnCode: o.procReturnCode,

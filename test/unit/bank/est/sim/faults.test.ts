@@ -19,7 +19,7 @@ const authRaw = async (amount: string, slowMs = 50) => {
 
 describe("EST simulator faults", () => {
   it("lists every suffix for the sandbox banner", () => {
-    expect(Object.keys(EST_SIM_FAULTS)).toEqual([".91", ".92", ".93", ".94", ".95"]);
+    expect(Object.keys(EST_SIM_FAULTS)).toEqual([".91", ".92", ".93", ".94", ".95", ".96"]);
   });
   it(".91 answers valid XML after slowMs, the order authorised", async () => {
     const { res, bytes, elapsed, status, sim } = await authRaw("10.91", 50);
