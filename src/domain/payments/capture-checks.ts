@@ -15,7 +15,15 @@ export const captureCheckTimer: TimerModule = {
   kind: CAPTURE_CHECK_TIMER,
   takeoverAfterMs: BANK_TAKEOVER_MS,
   handler: (deps) => async (attemptId, dueAtMs) => {
-    const check = await deps.store.q.bank.check(attemptId);
+    // A unit that opened the check and scheduled this timer due at once (an expiry asking a 3D Pay
+    // gate) may not have committed yet on PostgreSQL: when the check is not seen, it is read again
+    // under the attempt's lock, which waits for that unit. SQLite's queue already ran it.
+    const check =
+      (await deps.store.q.bank.check(attemptId)) ??
+      (await deps.store.write(async (tx) => {
+        await tx.attempts.lock(attemptId);
+        return await tx.bank.check(attemptId);
+      }));
     if (!check || check.dueAtMs === null) return;
     const due = Math.max(dueAtMs, check.dueAtMs);
     if (deps.clock.nowMs() < due) {
