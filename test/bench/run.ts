@@ -7,6 +7,8 @@ import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling,
 import { compare, type BaseResult } from "./compare";
 import * as s from "./scenarios";
 import { raisedLimitsFile } from "./seed-db";
+import { binaryFacts } from "./base-fit";
+import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { ensureWrk, waitForQuiet } from "./tools";
 
 // `npm run bench` (README, Performance): ceilings and kasa's scenarios in one run, each figure
@@ -177,6 +179,17 @@ const firstLine = (error: unknown) =>
  * figures see the same machine. A base that fails a scenario is recorded, not fatal: an older
  * binary may lack a flag or refuse a database this tree's store seeded with a newer schema.
  */
+/** The context a row runs in on the base binary: its own limits file and, if older, its schema version. */
+function onBase(ctx: s.RunContext, base: Base): s.RunContext {
+  const facts = binaryFacts(base.binary);
+  return {
+    ...ctx,
+    binary: base.binary,
+    limitsFile: raisedLimitsFile(ctx.dir, facts.budgets, "limits-base.json"),
+    ...(facts.schemaVersion < SCHEMA_VERSION ? { schemaVersion: facts.schemaVersion } : {}),
+  };
+}
+
 async function measure(rows: Row[], ctx: s.RunContext, base: Base | null, quiet: { ms: number }) {
   const results: Record<string, Result> = {};
   const baseResults: Record<string, BaseResult> = {};
@@ -188,7 +201,7 @@ async function measure(rows: Row[], ctx: s.RunContext, base: Base | null, quiet:
     await waitForQuiet(quiet);
     process.stderr.write(`[bench] ${row.id} on the base (${base.ref} = ${base.short})\n`);
     try {
-      baseResults[row.id] = await row.run({ ...ctx, binary: base.binary });
+      baseResults[row.id] = await row.run(onBase(ctx, base));
     } catch (error) {
       process.stderr.write(`[bench] ${row.id} failed on the base: ${String(error instanceof Error ? error.message : error).trim()}\n`);
       baseResults[row.id] = { error: firstLine(error) };
@@ -216,7 +229,7 @@ async function remeasureMisses(rows: Row[], ctx: s.RunContext, base: Base, quiet
     if (before === undefined || "error" in before) continue;
     await waitForQuiet(quiet);
     process.stderr.write(`[bench] ${row.id} again, on the base first\n`);
-    m.baseResults[row.id] = better(row, before, await row.run({ ...ctx, binary: base.binary }));
+    m.baseResults[row.id] = better(row, before, await row.run(onBase(ctx, base)));
     await waitForQuiet(quiet);
     const again = await row.run(ctx);
     const current = m.results[row.id]!;

@@ -1,3 +1,4 @@
+import { stampSchemaVersion } from "./base-fit";
 import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
@@ -22,11 +23,16 @@ export type RunContext = {
   store?: "sqlite" | "postgres";
   /** The run's PostgreSQL cluster (its `postgres` database), when a selected row needs one. */
   pgUrl?: string | null;
+  /** An older base binary's schema version: its SQLite copies are stamped with it (base-fit.ts). */
+  schemaVersion?: number;
 };
 
 /** `--db` for a scenario: its seeded SQLite file, or a PostgreSQL database holding a copy of it. */
 async function onStore(ctx: RunContext, file: string): Promise<string> {
-  if (ctx.store !== "postgres") return file;
+  if (ctx.store !== "postgres") {
+    if (ctx.schemaVersion !== undefined) await stampSchemaVersion(file, ctx.schemaVersion);
+    return file;
+  }
   if (!ctx.pgUrl) throw new Error("a PostgreSQL scenario ran without the run's cluster");
   return await postgresCopy(ctx.pgUrl, file);
 }
@@ -224,7 +230,7 @@ export async function webhookDeliveries(ctx: RunContext): Promise<Figure> {
 
 /** Start-up on a database with `timers` open links (pending expiry timers): time to first answer and memory. */
 export async function startupWithTimers(ctx: RunContext): Promise<{ figure: Figure; db: string }> {
-  const db = await seededCopy(ctx.dir, ctx.nowMs, { links: ctx.sizes.timers });
+  const db = await onStore({ ...ctx, store: "sqlite" }, await seededCopy(ctx.dir, ctx.nowMs, { links: ctx.sizes.timers }));
   const k = await startKasa(ctx, db);
   try {
     return { figure: { seconds: k.startMs / 1000, mib: rssMiB(k.proc.pid) }, db };

@@ -235,8 +235,8 @@ export async function postgresCopy(clusterUrl: string, from: string): Promise<st
 }
 
 /** A `--limits` file raising every budget to the most the file allows (product 12: raised, never off). */
-export function raisedLimitsFile(dir: string, names: readonly string[]): string {
-  const path = join(dir, "limits.json");
+export function raisedLimitsFile(dir: string, names: readonly string[], file = "limits.json"): string {
+  const path = join(dir, file);
   writeFileSync(path, JSON.stringify(Object.fromEntries(names.map((n) => [n, 10_000_000]))));
   return path;
 }
