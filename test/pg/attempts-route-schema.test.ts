@@ -1,15 +1,13 @@
 import postgres from "postgres";
+import { seedUnroutedAttempts } from "../support/unrouted-attempts";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { dropAttemptRoutes } from "../../src/store/postgres/inspect";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
-import { TEST_SEED } from "../support/fixtures";
 import { freshDatabase } from "../support/pg-cluster";
 
 // Issue 29: a PostgreSQL database made before attempts recorded their terminal and connection
 // gains the two columns when kasa next starts on it, filled from each attempt's payment.
 
-const T0 = Date.parse("2026-11-20T09:00:00.000Z");
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -26,30 +24,7 @@ describe("issue 29 schema on PostgreSQL: older attempts are filled from their pa
     const db = await freshDatabase(inject("pgUrl"));
     cleanups.push(db.drop);
     const old = await open(db.url);
-    await applySeed(old, parseSeed(TEST_SEED), T0, () => `key_${Math.random()}`);
-    await old.write(async (tx) => {
-      await tx.payments.insert({
-        code: "pay_old",
-        partnerId: "ptn_test",
-        terminalId: "T-NET",
-        connectionId: "vpos-1",
-        partnerTxCode: "old-1",
-        channel: "api",
-        linkId: null,
-        amount: 10_000,
-        principal: 10_000,
-        currency: "TRY",
-        installment: 1,
-        description: null,
-        returnUrl: null,
-        paymentRef: "ref_old",
-        expiresAtMs: T0 + 1_800_000,
-        createdAtMs: T0,
-      });
-      const attempt = { paymentCode: "pay_old", counted: true, createdAtMs: T0, terminalId: null, connectionId: null };
-      await tx.attempts.insert({ ...attempt, id: "att_1", status: "declined" });
-      await tx.attempts.insert({ ...attempt, id: "att_2", status: "acs" });
-    });
+    await seedUnroutedAttempts(old);
     await old.close();
     cleanups.pop();
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
