@@ -10,7 +10,6 @@ import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-s
 // Issue 29: a database made before attempts recorded their route (schema version 6) still opens;
 // its attempts gain the terminal and connection they went to, which were their payment's.
 
-
 describe("issue 29 schema: older attempts are filled from their payment", () => {
   it("a version-6 database opens at the current version with every attempt routed to its payment's terminal and connection", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "kasa-migrate-")), "old.db");
