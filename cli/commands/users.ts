@@ -2,21 +2,26 @@ import { defineCommand } from "citty";
 import { toIso } from "../../src/domain/checks/istanbul-time";
 import { addUser, resetPassword, setUserStatus } from "../../src/domain/users/service";
 import { Sensitive } from "../../src/sensitive";
-import { commonArgs, output, requireArg, table, withStore } from "../context";
+import { type CliContext, commonArgs, output, requireArg, table, withStore } from "../context";
+import { lockedUntilMs } from "../../src/domain/users/login-guard";
 import type { PanelUserRow } from "../../src/store/rows";
 
 // docs/panel.md: merchant panel users. Thin: the rules live in src/domain/users/service.ts, which the
 // panel's users page calls too. A password is printed once and stored only as its hash.
 
-const toUserJson = (u: PanelUserRow) => ({
-  id: u.id,
-  partnerId: u.partnerId,
-  email: u.email,
-  role: u.role,
-  status: u.status,
-  lockedUntil: u.lockedUntilMs === null ? null : toIso(u.lockedUntilMs),
-  createdAt: toIso(u.createdAtMs),
-});
+/** `lockedUntil`: when the last locked (address, source) pair of the account unlocks, or null. */
+async function toUserJson(ctx: Pick<CliContext, "store" | "clock">, u: PanelUserRow) {
+  const locked = await lockedUntilMs(ctx.store.q, u.email, ctx.clock.nowMs());
+  return {
+    id: u.id,
+    partnerId: u.partnerId,
+    email: u.email,
+    role: u.role,
+    status: u.status,
+    lockedUntil: locked === null ? null : toIso(locked),
+    createdAt: toIso(u.createdAtMs),
+  };
+}
 
 /** `--password-stdin`: the first line of stdin, so a password never shows in `ps` or shell history. */
 async function readPasswordStdin(): Promise<Sensitive<string>> {
@@ -52,7 +57,7 @@ const add = defineCommand({
         password: given,
       });
       const shown = given === undefined ? { password: r.password.reveal() } : {};
-      output(args, { ...toUserJson(r.user), ...shown }, () =>
+      output(args, { ...(await toUserJson(ctx, r.user)), ...shown }, () =>
         given === undefined
           ? `user ${r.user.email} (${r.user.role}) added; one-time password (shown once):\n${r.password.reveal()}`
           : `user ${r.user.email} (${r.user.role}) added`,
@@ -65,8 +70,9 @@ const list = defineCommand({
   meta: { name: "list", description: "List panel users.\n\nExample: kasa users list --partner ptn_demo" },
   args: { partner: { type: "string", description: "only this partner's users" }, ...commonArgs },
   run: ({ args }) =>
-    withStore(args, async ({ store }) => {
-      const users = (await store.q.panelUsers.list(args.partner ?? null)).map(toUserJson);
+    withStore(args, async (ctx) => {
+      const rows = await ctx.store.q.panelUsers.list(args.partner ?? null);
+      const users = await Promise.all(rows.map((u) => toUserJson(ctx, u)));
       output(args, users, () => table(users));
     }),
 });
@@ -78,7 +84,7 @@ const statusCommand = (status: PanelUserRow["status"], description: string) =>
     run: ({ args }) =>
       withStore(args, async (ctx) => {
         const user = await setUserStatus(ctx, null, args.user, status);
-        output(args, toUserJson(user), () => `${user.email} is ${user.status}`);
+        output(args, await toUserJson(ctx, user), () => `${user.email} is ${user.status}`);
       }),
   });
 
@@ -94,7 +100,7 @@ const resetPasswordCommand = defineCommand({
     await withStore(args, async (ctx) => {
       const r = await resetPassword(ctx, null, args.user, given);
       const shown = given === undefined ? { password: r.password.reveal() } : {};
-      output(args, { ...toUserJson(r.user), ...shown }, () =>
+      output(args, { ...(await toUserJson(ctx, r.user)), ...shown }, () =>
         given === undefined
           ? `new one-time password for ${r.user.email} (shown once):\n${r.password.reveal()}`
           : `password of ${r.user.email} changed`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { usersCommand } from "../../cli/commands/users";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store";
 import { runJson, seededDb } from "./cli-run";
 
 type User = { id: string; partnerId: string; email: string; role: string; status: string; password?: string };
@@ -62,5 +63,24 @@ describe("product 18: kasa users add|list|disable|enable|reset-password", () => 
     const reset = await runJson<User>(usersCommand, ["reset-password", "a@example.com", "--db", db]);
     expect(reset.password).toMatch(/^[0-9A-Za-z]{20}$/);
     expect(reset.password).not.toBe(added.password);
+  });
+});
+
+describe("issue 30: kasa users list shows when the account's last locked source unlocks", () => {
+  it("five failures from one source within 15 minutes: lockedUntil is the fifth newest + 15 min; a reset clears it", async () => {
+    const db = await seededDb();
+    await runJson(usersCommand, ["add", "--partner", "ptn_test", "--email", "a@example.com", "--role", "viewer", "--db", db]);
+    const nowMs = Date.now();
+    const store = await openSqliteStore(db);
+    await store.write(async (tx) => {
+      for (let i = 0; i < 6; i++) await tx.loginFailures.insert("a@example.com", "203.0.113.9", nowMs - (6 - i) * 60_000);
+      for (let i = 0; i < 4; i++) await tx.loginFailures.insert("a@example.com", "198.51.100.1", nowMs - i * 1000);
+    });
+    await store.close();
+    const locked = await runJson<Array<User & { lockedUntil: string | null }>>(usersCommand, ["list", "--db", db]);
+    // The fifth newest of 203.0.113.9 is 5 minutes old; 198.51.100.1 has four, no lock.
+    expect(locked[0]?.lockedUntil).toBe(new Date(nowMs - 5 * 60_000 + 15 * 60_000).toISOString());
+    await runJson(usersCommand, ["reset-password", "a@example.com", "--db", db]);
+    expect((await runJson<Array<User & { lockedUntil: string | null }>>(usersCommand, ["list", "--db", db]))[0]?.lockedUntil).toBeNull();
   });
 });

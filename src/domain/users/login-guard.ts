@@ -41,6 +41,24 @@ export async function reserveCheck(tx: Repos, email: string, ip: string, nowMs: 
   return await tx.loginFailures.insert(email, ip, nowMs);
 }
 
+/**
+ * When the account's last (address, source) lock lifts, or null when no source is locked: what
+ * `kasa users list` shows. A pair is locked while 5 of its failures are younger than 15 minutes,
+ * so its lock lifts when the fifth newest turns 15 minutes old.
+ */
+export async function lockedUntilMs(q: Pick<Repos, "loginFailures">, email: string, nowMs: number): Promise<number | null> {
+  const recent = await q.loginFailures.since(email, nowMs - PANEL_LOCK_MS + 1, PANEL_ACCOUNT_FAILURES_MAX + PANEL_LOGIN_FAILURES_MAX);
+  const seen = new Map<string, number>();
+  let until: number | null = null;
+  // Newest first: the fifth row met of a source is its fifth newest failure.
+  for (const f of recent) {
+    const n = (seen.get(f.ip) ?? 0) + 1;
+    seen.set(f.ip, n);
+    if (n === PANEL_LOGIN_FAILURES_MAX) until = Math.max(until ?? 0, f.atMs + PANEL_LOCK_MS);
+  }
+  return until;
+}
+
 /** Runs `check` after every earlier check of the same address in this process has finished. */
 const running = new Map<string, Promise<unknown>>();
 export async function oneCheckAtATime<T>(email: string, check: () => Promise<T>): Promise<T> {
