@@ -46,7 +46,7 @@ describe("issue 34: the seed file's akbank object", () => {
     "a missing %s is refused with its path",
     async (field) => {
       const db = await seededDb();
-      const { [field]: _dropped, ...rest } = akbank();
+      const { [field]: _dropped, ...rest } = akbank() as Record<string, unknown>;
       expect((await runError(seedCommand, [await writeSeed(withAkbank(rest)), "--db", db])).message).toContain(
         `connections[0].akbank.${field}`,
       );

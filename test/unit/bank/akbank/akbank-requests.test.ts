@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { toAkbankConfig } from "../../../../src/bank/akbank/config";
-import { orderHistoryBody, phpJson, refundBody, saleBody, voidBody } from "../../../../src/bank/akbank/requests";
+import { orderHistoryBody, phpJson, refundBody, type SecureTransaction, saleBody, voidBody } from "../../../../src/bank/akbank/requests";
 import { fromRequestDateTime, istanbulDay, requestDateTime } from "../../../../src/bank/akbank/wire-time";
 import { fromAmountNumber, fromLira, toInstallCount } from "../../../../src/bank/akbank/amounts";
 import { readDailyData } from "../../../../src/bank/akbank/daily-list";
@@ -10,7 +10,8 @@ import { gzipSync } from "node:zlib";
 // kasa's own request builders give the bodies of the vectors (key order, types, escaping), and the
 // wire's time, amounts and installment count follow the protocol note.
 
-type Vector = { id: string; input: Record<string, any>; body?: string };
+type Input = { requestDateTime: string; randomNumber: string; order: { orderId: string }; secureTransaction: SecureTransaction };
+type Vector = { id: string; input: Input; body?: string };
 const FILE = JSON.parse(readFileSync(new URL("./akbank-vectors.json", import.meta.url), "utf8")) as { vectors: Vector[] };
 const byId = (id: string) => FILE.vectors.find((v) => v.id === id)!;
 
@@ -22,7 +23,7 @@ const config = toAkbankConfig({
   terminalSafeId: "2023090417500284633D137A249DBBEB",
   secretKey: "x",
 });
-const envelopeOf = (v: Vector) => ({ nowMs: fromRequestDateTime(v.input.requestDateTime)!, random: v.input.randomNumber as string });
+const envelopeOf = (v: Vector) => ({ nowMs: fromRequestDateTime(v.input.requestDateTime)!, random: v.input.randomNumber });
 
 describe("AkbankPos request bodies", () => {
   it("order history (1010), void (1003) and refund (1002) are the vectors' bytes", () => {
