@@ -116,8 +116,8 @@ describe("issue 34: a callback that is not the bank's own changes nothing", () =
     const cbB = await callbackOf(h, b.paymentRef, APPROVE);
     expect((await postRaw(h, cbB.url, cbA.body)).status).toBe(400);
     const answers = await Promise.all([postRaw(h, cbA.url, cbA.body), postRaw(h, cbA.url, cbA.body), postRaw(h, cbA.url, cbA.body)]);
-    expect(answers.map((r) => r.status).every((s) => s === 303 || s === 400 || s === 409)).toBe(true);
-    expect((await postRaw(h, cbA.url, cbA.body)).status).not.toBe(500);
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 400, 400]);
+    expect((await postRaw(h, cbA.url, cbA.body)).status).toBe(400);
     expect((await paymentRow(h, a.paymentCode)).status).toBe("captured");
     expect((await paymentRow(h, b.paymentCode)).status).toBe("initiated");
     expect(h.sales()).toBe(1);

@@ -7,7 +7,7 @@ import { requestDateTime } from "../wire-time";
 import { faultOf } from "./faults";
 import { type AkbankSimAccount, AKBANK_SIM_ACCOUNT } from "./settings";
 import { sale } from "./operations";
-import { type AkbankSimState, newSecure } from "./state";
+import { type AkbankSimState, newSecure, type ThreeDAuth } from "./state";
 
 // POST /sim-akbank/securepay: the merchant's page posts the card here. Checks the form and its
 // hash, runs the simulated 3D step by the test card's profile, remembers it (never the card), and
@@ -71,78 +71,39 @@ function lostPage(nonce: string): Response {
   return toResponse(renderPage({ title: "3D Secure", body, nonce, formActions: [] }));
 }
 
-export async function handleGate(state: AkbankSimState, req: Request, nonce: string): Promise<Response> {
-  const posted = parseForm(new Uint8Array(await req.arrayBuffer()));
-  if (posted === null) return errorPage("Form okunamadı.", nonce);
-  const form = new Map(posted);
-  const value = (name: string) => form.get(name) ?? "";
+type Value = (name: string) => string;
+
+/** What the gate refuses before any 3D step, in Turkish as the bank's page says it; null: acceptable. */
+function formProblem(state: AkbankSimState, form: ReadonlyMap<string, string>, value: Value): string | null {
   const account = AKBANK_SIM_ACCOUNT;
   if (value("merchantSafeId") !== account.merchantSafeId || value("terminalSafeId") !== account.terminalSafeId)
-    return errorPage("Geçersiz üye işyeri veya terminal.", nonce);
+    return "Geçersiz üye işyeri veya terminal.";
   const missing = REQUIRED.find((name) => !value(name));
-  if (missing) return errorPage(`Eksik alan: ${missing}`, nonce);
-  if (!sameSignature(formHash(account.secretKey, Object.fromEntries(form)), value("hash"))) return errorPage("Hash değeri hatalı.", nonce);
-  const model = value("paymentModel");
-  if (model !== "3D" && model !== "3D_PAY") return errorPage("Desteklenmeyen paymentModel.", nonce);
-  const amountKurus = /^\d+\.\d{2}$/.test(value("amount")) ? fromLira(value("amount")) : null;
+  if (missing) return `Eksik alan: ${missing}`;
+  if (!sameSignature(formHash(account.secretKey, Object.fromEntries(form)), value("hash"))) return "Hash değeri hatalı.";
+  if (value("paymentModel") !== "3D" && value("paymentModel") !== "3D_PAY") return "Desteklenmeyen paymentModel.";
   const installCount = Number(value("installCount"));
-  if (amountKurus === null || !(installCount >= 1 && installCount <= 12)) return errorPage("Geçersiz tutar veya taksit.", nonce);
-  if (!/^[0-9A-F]{128}$/.test(value("randomNumber")) || !state.freshRandom(value("randomNumber")))
-    return errorPage("Geçersiz randomNumber.", nonce);
-  if (!/^[A-Za-z0-9-]{1,36}$/.test(value("orderId")) || state.order(value("orderId")))
-    return errorPage("Sipariş Numarası tekil olmalıdır.", nonce);
-  if (!isHttpUrl(value("okUrl")) || !isHttpUrl(value("failUrl"))) return errorPage("Geçersiz okUrl veya failUrl.", nonce);
+  if (!/^\d+\.\d{2}$/.test(value("amount")) || !(installCount >= 1 && installCount <= 12)) return "Geçersiz tutar veya taksit.";
+  if (!/^[0-9A-F]{128}$/.test(value("randomNumber")) || !state.freshRandom(value("randomNumber"))) return "Geçersiz randomNumber.";
+  if (!/^[A-Za-z0-9-]{1,36}$/.test(value("orderId")) || state.order(value("orderId"))) return "Sipariş Numarası tekil olmalıdır.";
+  if (!isHttpUrl(value("okUrl")) || !isHttpUrl(value("failUrl"))) return "Geçersiz okUrl veya failUrl.";
+  return null;
+}
 
-  const orderId = value("orderId");
-  const profile = toSimProfile(value("creditCard"));
-  const common = [
-    ["txnDateTime", requestDateTime(state.nowMs())],
-    ["merchantSafeId", account.merchantSafeId],
-    ["terminalSafeId", account.terminalSafeId],
-    ["orderId", orderId],
-    ["amount", value("amount")],
-    ["currencyCode", value("currencyCode")],
-    ["installCount", value("installCount")],
-  ] as const;
-  if (!/^\d{12,19}$/.test(value("creditCard")) || profile === "auth_fails" || profile === "decline_at_3d") {
-    const failed = signedCallback(account, [
-      ["responseCode", "VPS-1279"],
-      ["responseMessage", "BKM 3DS Server Doğrulama Başarısız"],
-      ["orderId", orderId],
-    ]);
-    return callbackPage(value("failUrl"), [["txnCode", ""], ["merchantSafeId", ""], ["terminalSafeId", ""], ...failed], nonce);
-  }
-  const auth = {
-    orderId,
-    amountKurus,
-    installCount,
-    profile,
-    secureEcomInd: value("creditCard").startsWith("4") ? "05" : "02",
-    ...newSecure(),
-    used: false,
-  };
-  state.remember(auth);
-  if (model === "3D") {
-    const secure = [
-      ["secureId", auth.secureId],
-      ["secureEcomInd", auth.secureEcomInd],
-      ["secureData", auth.secureData],
-      ["secureMd", auth.secureMd],
-    ] as const;
-    const fields = signedCallback(account, [
-      ["txnCode", "3001"],
-      ["responseCode", "VPS-0000"],
-      ["responseMessage", "BAŞARILI"],
-      ...common,
-      ...secure,
-    ]);
-    return callbackPage(value("okUrl"), fields, nonce);
-  }
+/** 3D_PAY: the gate sells at once and the callback carries the sale's result (`.96`: it never comes). */
+function payAtGate(
+  state: AkbankSimState,
+  auth: ThreeDAuth,
+  common: ReadonlyArray<readonly [string, string]>,
+  value: Value,
+  nonce: string,
+): Response {
   const o = sale(state, auth);
   o.commit();
-  if (faultOf(amountKurus) === ".96" && o.answer.responseCode === "VPS-0000") return lostPage(nonce);
+  const approved = o.answer.responseCode === "VPS-0000";
+  if (faultOf(auth.amountKurus) === ".96" && approved) return lostPage(nonce);
   const txn = (o.answer.transaction ?? {}) as Record<string, string>;
-  const fields = signedCallback(account, [
+  const fields = signedCallback(AKBANK_SIM_ACCOUNT, [
     ["txnCode", "1000"],
     ["responseCode", String(o.answer.responseCode)],
     ["responseMessage", String(o.answer.responseMessage)],
@@ -154,5 +115,57 @@ export async function handleGate(state: AkbankSimState, req: Request, nonce: str
     ["batchNumber", txn.batchNumber ?? ""],
     ["stan", txn.stan ?? ""],
   ]);
-  return callbackPage(o.answer.responseCode === "VPS-0000" ? value("okUrl") : value("failUrl"), fields, nonce);
+  return callbackPage(approved ? value("okUrl") : value("failUrl"), fields, nonce);
+}
+
+export async function handleGate(state: AkbankSimState, req: Request, nonce: string): Promise<Response> {
+  const posted = parseForm(new Uint8Array(await req.arrayBuffer()));
+  if (posted === null) return errorPage("Form okunamadı.", nonce);
+  const form = new Map(posted);
+  const value: Value = (name) => form.get(name) ?? "";
+  const problem = formProblem(state, form, value);
+  if (problem) return errorPage(problem, nonce);
+
+  const account = AKBANK_SIM_ACCOUNT;
+  const orderId = value("orderId");
+  const profile = toSimProfile(value("creditCard"));
+  if (!/^\d{12,19}$/.test(value("creditCard")) || profile === "auth_fails" || profile === "decline_at_3d") {
+    const failed = signedCallback(account, [
+      ["responseCode", "VPS-1279"],
+      ["responseMessage", "BKM 3DS Server Doğrulama Başarısız"],
+      ["orderId", orderId],
+    ]);
+    return callbackPage(value("failUrl"), [["txnCode", ""], ["merchantSafeId", ""], ["terminalSafeId", ""], ...failed], nonce);
+  }
+  const auth: ThreeDAuth = {
+    orderId,
+    amountKurus: fromLira(value("amount")) ?? 0,
+    installCount: Number(value("installCount")),
+    profile,
+    secureEcomInd: value("creditCard").startsWith("4") ? "05" : "02",
+    ...newSecure(),
+    used: false,
+  };
+  state.remember(auth);
+  const common = [
+    ["txnDateTime", requestDateTime(state.nowMs())],
+    ["merchantSafeId", account.merchantSafeId],
+    ["terminalSafeId", account.terminalSafeId],
+    ["orderId", orderId],
+    ["amount", value("amount")],
+    ["currencyCode", value("currencyCode")],
+    ["installCount", value("installCount")],
+  ] as const;
+  if (value("paymentModel") === "3D_PAY") return payAtGate(state, auth, common, value, nonce);
+  const fields = signedCallback(account, [
+    ["txnCode", "3001"],
+    ["responseCode", "VPS-0000"],
+    ["responseMessage", "BAŞARILI"],
+    ...common,
+    ["secureId", auth.secureId],
+    ["secureEcomInd", auth.secureEcomInd],
+    ["secureData", auth.secureData],
+    ["secureMd", auth.secureMd],
+  ]);
+  return callbackPage(value("okUrl"), fields, nonce);
 }

@@ -8,8 +8,8 @@ export interface AkbankSimAccount {
 
 /** The sandbox's account; kasa's sandbox seed points its AkbankPos terminal at these values. */
 export const AKBANK_SIM_ACCOUNT: AkbankSimAccount = {
-  merchantSafeId: "20261127150000KASADEMO00000006001",
-  terminalSafeId: "20261127150000KASATERM00000006001",
+  merchantSafeId: "2026112715000KASADEMO00000006001",
+  terminalSafeId: "2026112715000KASATERM00000006001",
   secretKey: "4b41534153494d414b42414e4b36303031",
 };
 
