@@ -70,6 +70,7 @@ export async function createDeps(opts: DepsOptions): Promise<Deps> {
       log: opts.log,
       baseUrl: opts.config.baseUrl,
       secrets,
+      nowMs: () => opts.clock.nowMs(),
     }),
   };
 }

@@ -15,6 +15,8 @@ export interface BanksEnv {
   baseUrl: string;
   /** The per-database secret of each bank that asks for one (BankModule.secret), by bank id. */
   secrets: ReadonlyMap<string, Sensitive<string>>;
+  /** The service clock, handed to adapters whose requests carry a time. */
+  nowMs?: () => number;
 }
 
 export interface BankRegistry {
@@ -52,7 +54,13 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     const hit = built.get(slot);
     if (hit?.key === key) return hit.adapter;
     const adapter = instrument(
-      module.createAdapter(c, { fetch: env.fetch, log: env.log, baseUrl: env.baseUrl, secret: env.secrets.get(module.id) ?? null }),
+      module.createAdapter(c, {
+        fetch: env.fetch,
+        log: env.log,
+        baseUrl: env.baseUrl,
+        secret: env.secrets.get(module.id) ?? null,
+        nowMs: env.nowMs,
+      }),
       report,
     );
     built.set(slot, { key, adapter });

@@ -26,6 +26,8 @@ export interface AdapterEnv {
   baseUrl: string;
   /** The bank's per-database secret when it asks for one (`secret: true`), else null. */
   secret: Sensitive<string> | null;
+  /** The service clock (deps.clock), for banks whose requests carry the time they were made. */
+  nowMs?: () => number;
 }
 
 /**

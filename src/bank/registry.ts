@@ -1,3 +1,4 @@
+import { akbankBankModule } from "./akbank/index";
 import { estBankModule } from "./est/index";
 import type { BankModule } from "./module";
 import { simBankModule } from "./sim/index";
@@ -6,7 +7,7 @@ import { simBankModule } from "./sim/index";
 // over a list of them. Code that needs the banks takes the list (this one by default), so a test
 // can add a bank of its own. The first bank is the default of a connection without `bank`.
 
-export const BANKS: readonly BankModule[] = [simBankModule, estBankModule];
+export const BANKS: readonly BankModule[] = [simBankModule, estBankModule, akbankBankModule];
 
 /** The bank of a connection whose seed row names none: the first of the list (the simulated bank). */
 export function defaultBank(banks: readonly BankModule[] = BANKS): BankModule {

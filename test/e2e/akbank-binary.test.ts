@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeForm } from "../../src/bank/akbank/form";
+import { formClient, parseForms } from "../../src/http/sandbox/form-client";
+import { freePort } from "../support/free-port";
+
+// Issue 34 through the compiled binary: terminal T-6001 of the sandbox demo data (AkbankPos, model
+// 3d) against the binary's own AkbankPos simulator: a payment through `simulate` and one through
+// the form client, a void the same day and a refund after day end, bank faults, concurrent
+// callbacks (one sale), and no card data in the database, its WAL or the log.
+
+const APPROVE = "4000001100000009";
+
+let child: ChildProcess;
+let output = "";
+let base = "";
+let db = "";
+let headers: Record<string, string> = {};
+
+afterAll(() => {
+  if (child?.exitCode === null) child.kill("SIGKILL");
+});
+
+const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+beforeAll(async () => {
+  const port = await freePort();
+  db = join(mkdtempSync(join(tmpdir(), "kasa-akbank-e2e-")), "sandbox.db");
+  base = `http://127.0.0.1:${port}`;
+  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += String(d)));
+  child.stderr!.on("data", (d) => (output += String(d)));
+  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
+  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+}, 60_000);
+
+let n = 0;
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+};
+const create = async (amount = 10_000) => {
+  const r = await api("POST", "/v1/payments", {
+    amount,
+    partnerTxCode: `akbank-e2e-${++n}`,
+    terminalId: "T-6001",
+    returnUrl: "https://shop.example/done",
+  });
+  expect(r.status).toBe(201);
+  return r.json as { paymentCode: string; paymentRef: string };
+};
+const buyer = () => formClient((url, init) => fetch(url, { ...init, redirect: "manual" }), [base]);
+const card = (paymentRef: string) => ({ paymentRef, pan: APPROVE, expireMonth: "12", expireYear: "34", cv2: "731" });
+const statusOf = async (code: string) => (await api("GET", `/v1/payments/${code}`)).json.status as string;
+const calls = async (orderId: string) =>
+  ((await (await fetch(`${base}/sim-akbank/calls?orderId=${orderId}`)).json()).calls as Array<{ txnCode: string }>).map((c) => c.txnCode);
+/** The order id of the last sale (1000) the simulator received for this amount. */
+const lastSale = async (amount: number) =>
+  ((await (await fetch(`${base}/sim-akbank/calls`)).json()).calls as Array<{ txnCode: string; orderId: string; amount: number }>)
+    .filter((c) => c.txnCode === "1000" && c.amount === amount)
+    .at(-1)!.orderId;
+
+async function callbackOf(paymentRef: string): Promise<{ action: string; body: string }> {
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const relay = await fetch(`${base}/handoff`, { method: "POST", headers: form, body: new URLSearchParams(card(paymentRef)).toString() });
+  const gateForm = parseForms(await relay.text(), `${base}/handoff`)[0]!;
+  const gate = await fetch(gateForm.action, {
+    method: "POST",
+    headers: form,
+    body: new URLSearchParams(gateForm.fields.map((f) => [f.name, f.value])).toString(),
+  });
+  const callback = parseForms(await gate.text(), gateForm.action)[0]!;
+  return { action: callback.action, body: encodeForm(callback.fields.map((f) => [f.name, f.value] as const)) };
+}
+const post = (url: string, body: string) =>
+  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+
+describe("issue 34: AkbankPos through the compiled binary", () => {
+  it("the banner names T-6001 and the AkbankPos simulator", () => {
+    expect(output).toContain("T-6001");
+    expect(output).toContain("/sim-akbank/");
+  });
+
+  it("simulate: captured, then voided the same day (1000, 1003)", async () => {
+    const p = await create();
+    expect((await api("POST", `/sandbox/payments/${p.paymentCode}/simulate`, { card: APPROVE })).json).toMatchObject({
+      status: "captured",
+    });
+    const voided = await api("POST", `/v1/payments/${p.paymentCode}/refunds/void`, { partnerRefundCode: "v-1" });
+    expect(voided.json).toMatchObject({ status: "approved" });
+    expect((await api("GET", `/v1/payments/${p.paymentCode}/refunds/${voided.json.refundId}`)).json).toMatchObject({
+      procReturnCode: "VPS-0000",
+    });
+    expect(await statusOf(p.paymentCode)).toBe("voided");
+    expect(await calls(await lastSale(10_000))).toEqual(["1000", "1003"]);
+  }, 30_000);
+
+  it("the form client: captured, then a partial refund after day end (1010 marker, 1002)", async () => {
+    const p = await create(20_000);
+    expect((await buyer().post(`${base}/handoff`, card(p.paymentRef))).leftTo).toContain("status=captured");
+    expect((await api("POST", "/sandbox/clock", { advanceSeconds: 86_400 })).status).toBe(200);
+    const refunded = await api("POST", `/v1/payments/${p.paymentCode}/refunds/credit`, { partnerRefundCode: "c-1", amount: 5_000 });
+    expect(refunded.json).toMatchObject({ status: "approved" });
+    expect(await calls(await lastSale(20_000))).toEqual(["1000", "1010", "1002"]);
+  }, 30_000);
+
+  it.each([
+    [10_092, "failed"],
+    [10_093, "captured"],
+    [10_095, "captured"],
+  ])(
+    "amount %i (a bank fault): %s, one sale, the outcome asked with 1010",
+    async (amount, status) => {
+      const p = await create(amount);
+      expect((await buyer().post(`${base}/handoff`, card(p.paymentRef))).leftTo).toContain(`status=${status}`);
+      const { json } = await api("GET", `/v1/payments/${p.paymentCode}`);
+      expect(json.status).toBe(status);
+      const orderId = await lastSale(amount);
+      expect(await calls(orderId)).toEqual(["1000", "1010"]);
+    },
+    30_000,
+  );
+
+  it("concurrent callbacks for one attempt send exactly one sale; a forged one is a 400", async () => {
+    const p = await create();
+    const { action, body } = await callbackOf(p.paymentRef);
+    expect(
+      (
+        await post(
+          action,
+          body.replace(/hash=(.)/, (_m, c: string) => `hash=${c === "A" ? "B" : "A"}`),
+        )
+      ).status,
+    ).toBe(400);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(action, body)));
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 400, 400, 400, 400, 400]);
+    expect(await calls(action.slice(action.lastIndexOf("/") + 1))).toEqual(["1000"]);
+    expect(await statusOf(p.paymentCode)).toBe("captured");
+  }, 30_000);
+
+  it("no card number or CVV in the database, its WAL, or the server's output", async () => {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    for (const file of [db, `${db}-wal`].filter(existsSync))
+      expect(readFileSync(file).toString("latin1").includes(APPROVE), file).toBe(false);
+    const logs = output.slice(output.indexOf("Try:"));
+    expect(logs).toContain("/handoff/callback/");
+    expect(logs).not.toContain(APPROVE.slice(6));
+  }, 30_000);
+});
