@@ -90,6 +90,7 @@ export function countInHistory(answer: XmlNode | null, type: "void" | "refund"):
   const list = xmlAt(answer, "Order/OrderHistInqResult/OrderTxnList");
   if (list === undefined) return null;
   return list.children.filter(
-    (t) => t.name === "OrderTxn" && (xmlText(t, "Type") ?? "").toLowerCase() === type && (xmlText(t, "Status") ?? "APPROVED") === "APPROVED",
+    (t) =>
+      t.name === "OrderTxn" && (xmlText(t, "Type") ?? "").toLowerCase() === type && (xmlText(t, "Status") ?? "APPROVED") === "APPROVED",
   ).length;
 }

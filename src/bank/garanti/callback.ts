@@ -10,7 +10,7 @@ import { CURRENCY } from "./requests";
 // the fields `hashparams` names, from the raw posted octets, compared in constant time. The names
 // are not inside the hash, so a signed value moved into another field would still match: kasa
 // accepts only the bank's own list. The signed `clientid` and `oid` and the unsigned echoes
-// (order, terminal, amount, currency, installments, model) must equal the attempt's. Only
+// (order, terminal, amount, currency, installments, model), where sent, must equal the attempt's. Only
 // `mdstatus` 1 is an authenticated buyer. No card data is in a callback or in the profile.
 
 export type GarantiProfile =
@@ -40,9 +40,11 @@ export function verifyGarantiCallback(config: GarantiConfig, raw: Uint8Array, co
   if (!hexHashEquals(callbackHash(signed, config.storeKey), claimed)) return { ok: false, reason: "hash does not match" };
 
   const orderId = orderIdOf(context.attemptId);
-  const expected: Record<string, string> = {
-    clientid: config.terminalId,
-    oid: orderId,
+  if (text("clientid") !== config.terminalId) return { ok: false, reason: "signed clientid is not this terminal" };
+  if (text("oid") !== orderId) return { ok: false, reason: "signed oid is another attempt's" };
+  // The bank does not always echo every field (a fixture lacks txninstallmentcount); an echo it
+  // sends must be the attempt's. None of them is trusted: kasa's own attempt is the source.
+  const echoed: Record<string, string> = {
     orderid: orderId,
     terminalid: config.terminalId,
     txnamount: toMinor(context.amount),
@@ -50,8 +52,9 @@ export function verifyGarantiCallback(config: GarantiConfig, raw: Uint8Array, co
     txninstallmentcount: toInstallment(context.installment),
     secure3dsecuritylevel: securityLevelOf(config.model),
   };
-  for (const [name, value] of Object.entries(expected)) {
-    if (text(name) !== value) return { ok: false, reason: `echoed ${name} differs from the attempt` };
+  for (const [name, value] of Object.entries(echoed)) {
+    const sent = text(name);
+    if (sent !== undefined && sent !== value) return { ok: false, reason: `echoed ${name} differs from the attempt` };
   }
   const get = (name: string) => text(name) ?? "";
   const profile: GarantiProfile =

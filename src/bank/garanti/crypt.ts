@@ -55,7 +55,18 @@ export const hashData = (i: HashDataInput, password: string): string =>
   upperHex("sha512", [i.orderId + i.terminalId + i.cardNumber + i.amount + i.currencyCode + securityData(password, i.terminalId)]);
 
 /** The only `hashparams` kasa accepts (the trailing `:` optional): the names are not inside the hash. */
-export const CALLBACK_HASH_PARAMS = ["clientid", "oid", "authcode", "procreturncode", "response", "mdstatus", "cavv", "eci", "md", "rnd"] as const;
+export const CALLBACK_HASH_PARAMS = [
+  "clientid",
+  "oid",
+  "authcode",
+  "procreturncode",
+  "response",
+  "mdstatus",
+  "cavv",
+  "eci",
+  "md",
+  "rnd",
+] as const;
 
 /** `UPPER(HEX(SHA512(each named value ‖ storeKey)))`, over bytes; a missing value counts as "". */
 export const callbackHash = (values: ReadonlyArray<Uint8Array>, storeKey: string): string => upperHex("sha512", [...values, storeKey]);
