@@ -43,6 +43,15 @@ export const GARANTI_SEED: SeedFile = {
   ],
 } as SeedFile;
 
+/** T-G3D on the simulator that a sandbox at `baseUrl` serves itself. */
+const sandboxSeed = (baseUrl: string): SeedFile =>
+  ({
+    ...GARANTI_SEED,
+    connections: (GARANTI_SEED.connections ?? []).map((c) =>
+      c.id === "vpos-garanti" ? { ...c, garanti: garantiSimulatorSettings(baseUrl, "3d", 300) } : c,
+    ),
+  }) as SeedFile;
+
 type Transport = NonNullable<HarnessOptions["estSim"]>["transport"];
 
 /** The request type a GVPSRequest body names (`sales`, `void`, `refund`, `orderinq`, `orderhistoryinq`). */
@@ -50,10 +59,11 @@ export const typeOf = (init: RequestInit): string =>
   /<Type>(\w+)<\/Type>/.exec(new TextDecoder().decode(init.body as Uint8Array))?.[1] ?? "?";
 
 /** A harness whose Garanti traffic is recorded (and may be tampered with through `transport`). */
-export async function garantiHarness(opts: { transport?: Transport; slowMs?: number } = {}) {
+export async function garantiHarness(opts: { transport?: Transport; slowMs?: number; sandbox?: string } = {}) {
   const sent: string[] = [];
   const h = await harness({
-    seed: GARANTI_SEED,
+    seed: opts.sandbox ? sandboxSeed(opts.sandbox) : GARANTI_SEED,
+    ...(opts.sandbox && { config: { mode: "sandbox" as const, baseUrl: opts.sandbox } }),
     // The harness's simulator option serves every bank's simulator and routes adapters to the app.
     estSim: {
       slowMs: opts.slowMs ?? 1_000,

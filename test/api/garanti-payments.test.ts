@@ -183,3 +183,21 @@ describe("issue 31: a payment link paid through the Garanti connection", () => {
     expect(h.sales()).toBe(terminalId === "T-G3D" ? 1 : 0);
   });
 });
+
+describe("issue 31: the sandbox's simulate drives the Garanti gate", () => {
+  // The sandbox buyer follows forms on kasa's own origin only, where the sandbox serves the
+  // simulator: a loopback base URL, as `kasa sandbox` has.
+  const SANDBOX_BASE = "http://127.0.0.1:4001";
+  it.each([
+    [APPROVE, "captured", 1],
+    [AUTH_FAILS, "failed", 0],
+    [NO_FUNDS, "failed", 1],
+  ] as const)("%s on T-G3D: %s, %i sales", async (pan, outcome, sales) => {
+    h = await garantiHarness({ sandbox: SANDBOX_BASE });
+    const p = await garantiPayment(h, "T-G3D");
+    const r = await h.post(`/sandbox/payments/${p.paymentCode}/simulate`, { card: pan });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ paymentCode: p.paymentCode, outcome, status: outcome });
+    expect(h.sales()).toBe(sales);
+  });
+});
