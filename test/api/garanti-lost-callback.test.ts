@@ -8,7 +8,7 @@ import { useRestartRig, type RestartFiles } from "../support/restart-rig";
 import { BANK, buyerOf, callbackOf, GARANTI_SEED, type GarantiHarness, garantiHarness, garantiPayment } from "./garanti-flow";
 import { BASE, cardFields, eventsOf } from "./payments-flow";
 
-// Issue 31 / product 26: a buyer is never charged for a payment kasa shows expired. On the 3D_PAY
+// Issue 31: a buyer is never charged for a payment kasa shows expired. On the 3D_PAY
 // model Garanti charges at its gate; when the buyer closes the window after that, no callback
 // ever comes. The payment's expiry asks the bank (`orderinq`) at once and voids an approval. The
 // simulator's `.96` fault plays exactly that buyer: approved at the gate, then gone.

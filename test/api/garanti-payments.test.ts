@@ -4,7 +4,7 @@ import { cardFields as linkCard, createLink, formById, linkJson, pageUrl, paymen
 import { eventsOf, paymentRow } from "./payments-flow";
 import { buyerOf, callbackOf, type GarantiHarness, garantiHarness, garantiPayment, payAtBank, postRaw, resign } from "./garanti-flow";
 
-// Issue 31 / product 17: card payments through the Garanti GVP adapter and the built-in Garanti
+// Issue 31: card payments through the Garanti GVP adapter and the built-in Garanti
 // simulator, both models; the callback's SHA-512 hash checked over the raw bytes with the bank's
 // own hashparams list, the echoes compared with the attempt, one provision per attempt.
 

@@ -2,8 +2,9 @@ import type { CaptureResult, RefundResult } from "../gateway";
 import { fromMinor } from "./order-id";
 import { type XmlNode, xmlAt, xmlText } from "./xml";
 
-// What a GVPSResponse means for kasa (docs/banks-garanti.md, "Answers"). Approved only on
-// `Transaction/Response/Code` 00; an answer without a code is no answer (unknown outcome).
+// What a GVPSResponse means for kasa (docs/banks-garanti.md, "The protocol as kasa speaks it").
+// Approved only on `Transaction/Response/Code` 00; an answer without a code is no answer (an
+// unknown outcome).
 
 export const APPROVED = "00";
 

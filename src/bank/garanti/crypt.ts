@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
-// Garanti GVP's hashes (docs/banks-garanti.md, "Hashes"): plain concatenation, no separator,
-// upper-case hex. SecurityData is SHA-1 of a password and the terminal id padded to 9 digits; the
-// 3D form (`secure3dhash`), the XML (`HashData`) and the callback (`hash`) are SHA-512 (apiversion
-// 512). Values are hashed as UTF-8 bytes; a callback's values as the raw octets the bank posted.
+// Garanti GVP's hashes (docs/banks-garanti.md, "The protocol as kasa speaks it"): plain
+// concatenation, no separator, upper-case hex. SecurityData is SHA-1 of a password and the terminal
+// id padded to 9 digits; the 3D form (`secure3dhash`), the XML (`HashData`) and the callback
+// (`hash`) are SHA-512 (apiversion 512). Values are hashed as UTF-8 bytes; a callback's values as
+// the raw octets the bank posted.
 
 const upperHex = (algorithm: "sha1" | "sha512", parts: ReadonlyArray<string | Uint8Array>): string => {
   const h = createHash(algorithm);

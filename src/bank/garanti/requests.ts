@@ -2,10 +2,10 @@ import type { GarantiConfig } from "./config";
 import { hashData } from "./crypt";
 import type { XmlTree } from "./xml";
 
-// The GVPSRequest element trees kasa sends to `VPServlet` (docs/banks-garanti.md, "Requests"):
-// the provision (`sales` after 3D), `void`, `refund`, `orderinq` and `orderhistoryinq`. Sales and
-// queries go as the provision user with SecurityData of its password; void and refund as the
-// refund user with the refund password, or the bank refuses the HashData.
+// The GVPSRequest element trees kasa sends to `VPServlet` (docs/banks-garanti.md, "The protocol as
+// kasa speaks it"): the provision (`sales` after 3D), `void`, `refund`, `orderinq` and
+// `orderhistoryinq`. Sales and queries go as the provision user with SecurityData of its password;
+// void and refund as the refund user with the refund password, or the bank refuses the HashData.
 
 export const CURRENCY = "949";
 /** The queries' Amount: the bank wants one, and the public library sends this constant. */

@@ -1,9 +1,10 @@
-// GVPSRequest / GVPSResponse XML. The writer reproduces the public library's serializer byte for
-// byte (docs/banks-garanti.md, "Requests"): a UTF-8 declaration, a line feed, the document on one
-// line, empty elements written `<X></X>`, a trailing line feed. The reader takes any one root
-// element (the bank's root name is not documented) and answers null for anything that is not one
-// well-formed UTF-8 document (HTML pages work only by luck, garbage and truncated answers never):
-// an unknown outcome for the caller, never a guess.
+// GVPSRequest / GVPSResponse XML (docs/banks-garanti.md, "The protocol as kasa speaks it"). The
+// writer reproduces the public library's serializer byte for byte: a UTF-8 declaration, a line
+// feed, the document on one line, empty elements written `<X></X>`, a trailing line feed. The
+// reader takes any one root element (the bank's root name is not documented) and answers null for
+// anything that is not one well-formed UTF-8 document (garbage, truncated XML). A well-formed HTML
+// page reads, but carries no `Transaction/Response/Code`, so the caller sees no answer either: an
+// unknown outcome, never a guess.
 
 /** Elements in order; a value is text or the children of a nested element. */
 export type XmlTree = ReadonlyArray<readonly [name: string, value: string | XmlTree]>;
