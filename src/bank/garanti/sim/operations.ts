@@ -53,7 +53,7 @@ export interface SalesRequest {
 export function sales(state: GarantiSimState, req: SalesRequest): Outcome {
   const auth = state.byMd(req.md);
   const amount = req.amount;
-  if (auth === undefined) return gvpsError("0651", "3D doğrulama bilgisi bulunamadı.", amount);
+  if (auth === undefined) return gvpsError("0650", "3D doğrulama bilgisi bulunamadı.", amount);
   if (auth.used) return gvpsError("0652", "3D doğrulama bilgisi daha önce kullanılmış.", amount);
   if (auth.terminalId !== req.terminalId || auth.orderId !== req.orderId) {
     return gvpsError("0653", "Sipariş bilgileri 3D doğrulama ile uyuşmuyor.", amount);
