@@ -144,6 +144,7 @@ export async function handleApi(state: GarantiSimState, req: Request, slowMs: nu
   const type = xmlText(doc, "Transaction/Type") ?? "";
   const amount = fromMinor(xmlText(doc, "Transaction/Amount"));
   const o = decide(state, doc, type, amount);
+  // A request refused for its credentials is answered plainly: faults play a bank that took the request.
   const fault = FAULTY_TYPES.has(type) && o.reasonCode !== "0651" ? faultOf(o.faultKurus) : null;
   if (fault !== ".92") o.commit();
   const terminalId = xmlText(doc, "Terminal/ID") ?? "";

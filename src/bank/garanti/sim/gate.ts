@@ -1,11 +1,12 @@
 import type { PageResponse } from "../../../html";
+import { toSimProfile } from "../../test-cards";
 import { type FormHashInput, hexHashEquals, secure3dHash } from "../crypt";
 import { parseFormBytes } from "../form-bytes";
 import { fromMinor } from "../order-id";
 import { faultOf } from "./faults";
 import { decideThreeD, type GatePayment, gateCallbackFields } from "./gate-callback";
 import { callbackPage, gateErrorPage, gateLostPage } from "./gate-page";
-import { profileOf, sales } from "./operations";
+import { sales } from "./operations";
 import { newRnd } from "./random";
 import type { GarantiSimState } from "./state";
 
@@ -93,7 +94,7 @@ export async function handleGate(state: GarantiSimState, req: Request, nonce: st
   const account = state.account(v("terminalid"));
   if (!account) return toResponse(gateErrorPage(["Geçersiz terminal (terminalid)."], nonce));
   const pan = v("cardnumber");
-  const profile = profileOf(pan);
+  const profile = toSimProfile(pan);
   const amount = fromMinor(v("txnamount")) ?? 0;
   const threeD = decideThreeD(pan, profile);
   const auth = {

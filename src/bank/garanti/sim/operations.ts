@@ -1,4 +1,3 @@
-import { toSimProfile } from "../../test-cards";
 import type { XmlTree } from "../xml";
 import { provDate } from "./clock";
 import { newAuthCode, newRetrefNum } from "./random";
@@ -204,6 +203,3 @@ export function orderHistory(state: GarantiSimState, terminalId: string, orderId
   ]);
   return outcome({ code: "00", order: [["OrderHistInqResult", [["OrderTxnList", txns]]]] });
 }
-
-/** The card's behaviour at this bank, from the sandbox's test cards. */
-export const profileOf = toSimProfile;
