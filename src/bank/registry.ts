@@ -1,5 +1,6 @@
 import { akbankBankModule } from "./akbank/index";
 import { estBankModule } from "./est/index";
+import { garantiBankModule } from "./garanti/index";
 import type { BankModule } from "./module";
 import { simBankModule } from "./sim/index";
 
@@ -7,7 +8,7 @@ import { simBankModule } from "./sim/index";
 // over a list of them. Code that needs the banks takes the list (this one by default), so a test
 // can add a bank of its own. The first bank is the default of a connection without `bank`.
 
-export const BANKS: readonly BankModule[] = [simBankModule, estBankModule, akbankBankModule];
+export const BANKS: readonly BankModule[] = [simBankModule, estBankModule, garantiBankModule, akbankBankModule];
 
 /** The bank of a connection whose seed row names none: the first of the list (the simulated bank). */
 export function defaultBank(banks: readonly BankModule[] = BANKS): BankModule {
