@@ -48,7 +48,7 @@ export function handleAcs(state: PayflexSimState, form: Readonly<Record<string, 
 <input type="hidden" name="MD" value="${record.md}">
 <input type="hidden" name="TermUrl" value="${form.TermUrl ?? ""}">
 <label>Tek kullanımlık kod <input name="otp" inputmode="numeric" autocomplete="one-time-code" value=""></label>
-<div class="actions"><button type="submit" name="confirm" value="1">Onayla</button></div>
+<div class="actions"><button type="submit" name="action" value="confirm">Onayla</button></div>
 </form>`;
     return renderPage({ title: "3D Secure", body, nonce, formActions: ["'self'"] });
   }
