@@ -83,7 +83,7 @@ describe("issue 35: PayFlex payments", () => {
 
   it("the MPI's answer lost (500, HTML, nothing): declined at the handoff, nothing can be charged", async () => {
     h = await payflexHarness({
-      transport: async (url, init, send) => (url.includes("MPI_Enrollment") ? new Response("<html>down</html>", { status: 200 }) : send()),
+      transport: async (url, _init, send) => (url.includes("MPI_Enrollment") ? new Response("<html>down</html>", { status: 200 }) : send()),
     });
     const p = await payflexPayment(h);
     const out = await buyerOf(h).post("http://kasa.test/handoff", {

@@ -78,7 +78,7 @@ export function saleOutcome(answer: VposAnswer | null, input: CaptureInput): Cap
 
 async function capture(config: PayflexConfig, transport: PayflexTransport, input: CaptureInput): Promise<CaptureResult> {
   const profile = readPayflexProfile(input.bankProfile);
-  const card = profile === null ? null : takeCard(profile.card);
+  const card = takeCard(input.attemptId);
   // Without the callback's card there is no Sale to send: nothing was charged.
   if (profile === null || card === null) return { approved: false, reason: "not_authenticated" };
   const xml = saleXml(config, {

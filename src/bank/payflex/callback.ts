@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { CallbackContext, CallbackResult } from "../gateway";
 import type { PayflexConfig } from "./config";
 import { CURRENCY_TRY } from "./requests";
@@ -11,8 +10,11 @@ import { CURRENCY_TRY } from "./requests";
 // ask the bank" with kasa's own provision; the VPOS answer decides.
 //
 // The callback holds the full card number and expiry, which the provision needs. They are kept in
-// this process's memory only, between this check and the one provision, under a random token that
-// is all the profile carries: never in the profile (which may be stored), the database or a log.
+// this process's memory only, one card per attempt, between this check and the attempt's one
+// provision: never in the profile (which may be stored), the database or a log. The provision
+// takes the card and leaves a mark, so a callback checked after it (a concurrent or replayed one)
+// holds nothing; a card whose provision never came (the attempt closed meanwhile) is dropped
+// after a few minutes, at the next check.
 
 /** The fields every MPI callback carries (the field set of the library's fixtures). */
 const REQUIRED = ["MerchantId", "Pan", "PurchAmount", "PurchCurrency", "VerifyEnrollmentRequestId", "Status"] as const;
@@ -20,8 +22,6 @@ const REQUIRED = ["MerchantId", "Pan", "PurchAmount", "PurchCurrency", "VerifyEn
 export interface PayflexProfile {
   eci: string;
   cavv: string;
-  /** The token of the card held in memory for the provision. */
-  card: string;
 }
 
 interface HeldCard {
@@ -31,18 +31,24 @@ interface HeldCard {
   heldAtMs: number;
 }
 
-/** Longer than any callback-to-provision gap; a card not taken by then is dropped. */
-const HOLD_MS = 10 * 60 * 1000;
+/** Longer than any callback-to-provision gap (milliseconds in-process). */
+const HOLD_MS = 2 * 60 * 1000;
 const held = new Map<string, HeldCard>();
+/** Attempts whose card was taken, and when it was last seen: a later callback holds nothing. */
+const taken = new Map<string, number>();
+let lastSeenMs = 0;
 
 function dropStale(nowMs: number): void {
-  for (const [token, card] of held) if (nowMs - card.heldAtMs > HOLD_MS) held.delete(token);
+  lastSeenMs = Math.max(lastSeenMs, nowMs);
+  for (const [attemptId, card] of held) if (lastSeenMs - card.heldAtMs > HOLD_MS) held.delete(attemptId);
+  for (const [attemptId, atMs] of taken) if (lastSeenMs - atMs > HOLD_MS) taken.delete(attemptId);
 }
 
-/** The held card of a profile, removed as it is taken: one provision per check. */
-export function takeCard(token: string): { pan: string; expiry: string } | null {
-  const card = held.get(token);
-  held.delete(token);
+/** The attempt's held card, removed as it is taken: one provision per attempt. */
+export function takeCard(attemptId: string): { pan: string; expiry: string } | null {
+  const card = held.get(attemptId);
+  held.delete(attemptId);
+  taken.set(attemptId, card?.heldAtMs ?? lastSeenMs);
   return card ? { pan: card.pan, expiry: card.expiry } : null;
 }
 
@@ -104,16 +110,16 @@ export function verifyPayflexCallback(config: PayflexConfig, raw: Uint8Array, co
   if (!/^\d{4}$/.test(get("Expiry")) || !/^\d{2}$/.test(get("Eci")) || get("Cavv") === "")
     return { ok: false, reason: "an authenticated callback without Expiry, Eci or Cavv" };
   dropStale(context.nowMs);
-  const token = randomBytes(16).toString("hex");
-  held.set(token, { pan: get("Pan"), expiry: get("Expiry"), heldAtMs: context.nowMs });
-  const profile: PayflexProfile = { eci: get("Eci"), cavv: get("Cavv"), card: token };
+  if (taken.has(context.attemptId)) return { ok: false, reason: "the attempt's provision was sent already" };
+  held.set(context.attemptId, { pan: get("Pan"), expiry: get("Expiry"), heldAtMs: context.nowMs });
+  const profile: PayflexProfile = { eci: get("Eci"), cavv: get("Cavv") };
   return { ok: true, authenticated: true, bankProfile: JSON.stringify(profile) };
 }
 
 export function readPayflexProfile(bankProfile: string): PayflexProfile | null {
   try {
     const p = JSON.parse(bankProfile) as Partial<PayflexProfile>;
-    return typeof p.eci === "string" && typeof p.cavv === "string" && typeof p.card === "string" ? (p as PayflexProfile) : null;
+    return typeof p.eci === "string" && typeof p.cavv === "string" ? { eci: p.eci, cavv: p.cavv } : null;
   } catch {
     return null;
   }
