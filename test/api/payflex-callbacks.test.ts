@@ -36,6 +36,7 @@ async function unchanged(code: string): Promise<void> {
   expect(await eventsOf(h, code)).toEqual([]);
   expect(h.sales()).toBe(0);
   expect(heldCards()).toBe(0);
+  expect(h.log.lines.some((l) => /\d{13,19}/.test(l.replace(/"(ms|traceId)":("[^"]*"|\d+)/g, "")))).toBe(false);
 }
 
 /** The genuine callback, posted after the refused ones: captured with one Sale. */

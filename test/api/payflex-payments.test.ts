@@ -42,6 +42,7 @@ describe("issue 35: PayFlex payments", () => {
     expect(sale).toContain("<CurrencyAmount>123.45</CurrencyAmount>");
     expect(sale).not.toContain("<Cvv>");
     expect(heldCards()).toBe(0);
+    expect(h.log.lines.join("\n")).not.toContain(pan);
   });
 
   it("the relay posts PaReq, TermUrl and MD unchanged to the ACS; no card field, no button name", async () => {
