@@ -65,7 +65,13 @@ describe("issue 35: the callback bound to the attempt", () => {
     ["an authenticated callback without Cavv", { Cavv: "" }, {}],
     ["an authenticated callback with a bad Expiry", { Expiry: "hj" }, {}],
   ])("refused: %s", (_name, over, ctx) => {
-    expect(verifyPayflexCallback(config, callback(over), { ...context, attemptId: `${ATTEMPT}x`, ...ctx })).toMatchObject({ ok: false });
+    const id = `att-refused${Object.keys(over).join("")}${Object.keys(ctx).join("")}`;
+    const posted = callback({ VerifyEnrollmentRequestId: id, ...over });
+    expect(verifyPayflexCallback(config, posted, { ...context, attemptId: id, ...ctx })).toMatchObject({ ok: false });
+    // The same callback with the attempt's facts right is accepted: only the one difference refuses it.
+    const fixed = callback({ VerifyEnrollmentRequestId: `${id}ok` });
+    expect(verifyPayflexCallback(config, fixed, { ...context, attemptId: `${id}ok` })).toMatchObject({ ok: true });
+    takeCard(`${id}ok`);
   });
 
   it("InstallmentCount 0 is a single charge; a count matches an installment attempt", () => {
