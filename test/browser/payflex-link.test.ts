@@ -41,7 +41,7 @@ describe.runIf(chromium.ok)("issue 35: a PayFlex link payment in headless Chromi
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> {
+  async function api(method: string, path: string, body?: unknown): Promise<{ status: string; url: string; id: string }> {
     const res = await fetch(`${kasa.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${DEMO_API_KEY}`, "content-type": "application/json" },

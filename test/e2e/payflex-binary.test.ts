@@ -62,10 +62,13 @@ beforeAll(async () => {
   expect(seeded.status, seeded.stderr).toBe(0);
 }, 60_000);
 
+/** The fields of kasa's answers these tests read. */
+type Answer = { status: string; url: string; id: string; paymentCode: string; paymentRef: string; refundId: string };
+
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) as Answer };
 };
 const create = async (terminalId: string, amount = 10_000) => {
   const r = await api("POST", "/v1/payments", {
