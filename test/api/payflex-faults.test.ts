@@ -51,6 +51,21 @@ describe("issue 35: unknown Sale outcomes are asked about, never re-sent", () =>
     expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
   });
 
+  it("garbage bytes after the bank approved: not UTF-8 XML, Search finds the sale, captured, one Sale", async () => {
+    h = await payflexHarness({
+      transport: async (_url, init, send) => {
+        if (!String(init.body).includes("%3CTransactionType%3ESale")) return send();
+        await send();
+        return new Response(Uint8Array.from([0x00, 0xff, 0x1f, 0x8b, 0x3c, 0xfe, 0x9d, 0x00, 0x41, 0x7f, 0xc3, 0x28]));
+      },
+    });
+    const p = await payflexPayment(h);
+    const done = await payAtBank(h, p.paymentRef, APPROVE);
+    expect(done.leftTo).toContain("status=captured");
+    expect(h.kinds()).toEqual(["enrollment", "Sale", "Search"]);
+    expect(await eventsOf(h, p.paymentCode)).toEqual(["payment.captured"]);
+  });
+
   it("a 0000 for another order (a misrouted answer): unknown, Search decides (no record: failed)", async () => {
     h = await payflexHarness({
       transport: async (_url, init, send) => {
