@@ -99,6 +99,8 @@ export interface CallbackContext {
   /** What the attempt was opened for: an echo of another amount or count is refused. */
   amount: number;
   installment: number;
+  /** The attempt's card as first 6 + "******" + last 4, for a bank whose callback echoes the card (PayFlex). */
+  maskedPan?: string | null;
   nowMs: number;
 }
 

@@ -30,7 +30,13 @@ export async function completeCallback(deps: Deps, attemptId: string, callback: 
   const opened = await deps.store.q.payments.get(attempt.paymentCode);
   invariant(opened, `attempt ${attemptId} refers to a missing payment`);
   const bank = await bankOf(deps, connectionOfAttempt(attempt));
-  const context = { attemptId, amount: opened.amount, installment: opened.installment, nowMs: deps.clock.nowMs() };
+  const context = {
+    attemptId,
+    amount: opened.amount,
+    installment: opened.installment,
+    maskedPan: opened.maskedPan,
+    nowMs: deps.clock.nowMs(),
+  };
   const verified = await bank.verifyCallback(callback, context);
   if (!verified.ok) {
     // Kept for diagnosis: which attempt and why, never the posted values (docs/banks.md).
