@@ -75,6 +75,12 @@ export interface Start3dInput {
    * bank page under a strict CSP (the simulated ACS) must allow it (docs/checkout.md). Real banks ignore it.
    */
   returnOrigin?: string | null;
+  /**
+   * The buyer's address as the relay saw it (the socket peer, or behind `--trust-proxy` the entry
+   * our proxy appended to X-Forwarded-For); null where there is none (in-process requests). Banks
+   * that ask for the customer's IP in the 3D form take it from here.
+   */
+  buyerIp?: string | null;
   nowMs: number;
 }
 

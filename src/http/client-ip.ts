@@ -6,6 +6,12 @@ import { clientIp, rateKeyForIp } from "../domain/rate-limits/client-ip";
  * --trust-proxy the address our proxy appended to X-Forwarded-For; IPv4-mapped IPv6 normalised,
  * IPv6 per /64. In-process test requests have no socket and share one "unknown" key.
  */
+/** The caller's address itself (not its rate key), or null for an in-process request. */
+export function callerIp(event: H3Event, trustProxy: boolean): string | null {
+  const peer = (event.req as { ip?: string }).ip;
+  return clientIp({ peer, forwardedFor: event.req.headers.get("x-forwarded-for"), trustProxy }) || null;
+}
+
 export function callerIpKey(event: H3Event, trustProxy: boolean): string {
   const peer = (event.req as { ip?: string }).ip;
   return rateKeyForIp(clientIp({ peer, forwardedFor: event.req.headers.get("x-forwarded-for"), trustProxy }));

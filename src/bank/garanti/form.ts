@@ -43,7 +43,7 @@ export function formOf(config: GarantiConfig, input: Start3dInput): BankFormFiel
     orderid: signed.orderid,
     successurl: signed.successurl,
     errorurl: signed.errorurl,
-    customeripaddress: CUSTOMER_IP,
+    customeripaddress: input.buyerIp || CUSTOMER_IP,
     cardnumber: input.card.pan,
     cardexpiredatemonth: input.card.expireMonth,
     cardexpiredateyear: input.card.expireYear,

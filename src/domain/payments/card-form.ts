@@ -12,6 +12,8 @@ export type CardForm = {
   card: CardInput;
   /** First 8 digits: only looked up in the BIN table, never stored (docs/contract.md, Payments). */
   bin8: string;
+  /** The buyer's address, for banks that ask for it at 3D start (not stored; the page adds it). */
+  buyerIp?: string | null;
 };
 
 /** The field that is wrong; pages say which without echoing the value. */

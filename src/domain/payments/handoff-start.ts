@@ -33,9 +33,13 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
     card: input.card,
     callbackUrl: callbackUrlOf(deps.config.baseUrl, attemptId),
     returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
+    buyerIp: input.buyerIp ?? null,
     nowMs: deps.clock.nowMs(),
   });
-  return deps.store.write((tx) => recordStart(tx, deps, decision, started, bank.acsOrigin, deps.clock.nowMs()));
+  // The page may post only where the bank's form goes: its action's origin. For most banks that is
+  // the adapter's gate (acsOrigin); an MPI's enrollment answer names the issuer's own ACS instead.
+  const gateOrigin = started.kind === "form" ? new URL(started.action).origin : bank.acsOrigin;
+  return deps.store.write((tx) => recordStart(tx, deps, decision, started, gateOrigin, deps.clock.nowMs()));
 }
 
 /**

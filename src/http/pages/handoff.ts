@@ -1,3 +1,4 @@
+import { callerIp } from "../client-ip";
 import type { H3Event } from "h3";
 import type { Deps } from "../../deps";
 import { parseCardForm, type CardProblem } from "../../domain/payments/card-form";
@@ -96,7 +97,8 @@ async function postHandoff(deps: Deps, event: H3Event, traceId: string): Promise
     });
     return toWebResponse(page);
   }
-  return renderHandoffResult(deps, await startHandoff(deps, parsed.value), traceId);
+  const buyerIp = callerIp(event, deps.config.trustProxy);
+  return renderHandoffResult(deps, await startHandoff(deps, { ...parsed.value, buyerIp }), traceId);
 }
 
 /** POST /handoff/callback/:attemptId (docs/checkout.md, The callback; docs/banks.md): parsed and raw, as banks sign the bytes. */

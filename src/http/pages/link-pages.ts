@@ -1,3 +1,4 @@
+import { callerIp } from "../client-ip";
 import type { H3Event } from "h3";
 import type { Deps } from "../../deps";
 import { toRedirectResultUrl } from "../../domain/checks/redirect-url";
@@ -121,7 +122,8 @@ async function postPay(deps: Deps, event: H3Event, traceId: string): Promise<Res
   const parsed = parseLinkPayForm(posted.form, deps.clock.nowMs());
   // docs/checkout.md, Card data: bad card data is a 400 that repeats nothing typed; no payment is made.
   if (!parsed.ok) return problem(deps, posted.link, "validation_error", traceId, FORM_PROBLEMS[parsed.problem]);
-  const outcome = await payLink(deps, posted.link.token, parsed.value);
+  const buyerIp = callerIp(event, deps.config.trustProxy);
+  const outcome = await payLink(deps, posted.link.token, { ...parsed.value, card: { ...parsed.value.card, buyerIp } });
   switch (outcome.kind) {
     case "unknown":
       return toWebResponse(unknownLinkPage(deps.ids.nonce(), traceId));
