@@ -47,7 +47,16 @@ describe("issue 33: Posnet payments", () => {
     const relay = first.trail[0]!;
     expect(relay.headers.get("content-security-policy")).toContain("form-action https://bank.test");
     const form = relay.forms[0]!;
-    expect(form.fields.map((f) => f.name)).toEqual(["mid", "posnetID", "posnetData", "posnetData2", "digest", "merchantReturnURL", "url", "lang"]);
+    expect(form.fields.map((f) => f.name)).toEqual([
+      "mid",
+      "posnetID",
+      "posnetData",
+      "posnetData2",
+      "digest",
+      "merchantReturnURL",
+      "url",
+      "lang",
+    ]);
     expect(relay.body).not.toContain(APPROVE);
     expect(relay.body).not.toContain("857");
     const attempt = await attemptOf(p.paymentCode);
