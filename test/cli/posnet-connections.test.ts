@@ -43,16 +43,13 @@ const seedFile = async (db: string, content: unknown) => runJson(seedCommand, [a
 
 describe("issue 33: the seed file's posnet object", () => {
   const REQUIRED = ["apiUrl", "gateUrl", "merchantId", "terminalId", "posnetId", "encKey"] as const;
-  it.each(REQUIRED.map((f) => [f]))(
-    "a missing %s is refused with its path",
-    async (field) => {
-      const db = await seededDb();
-      const { [field]: _dropped, ...rest } = posnet();
-      expect((await runError(seedCommand, [await writeSeed(withPosnet(rest)), "--db", db])).message).toContain(
-        `connections[0].posnet.${field}`,
-      );
-    },
-  );
+  it.each(REQUIRED.map((f) => [f]))("a missing %s is refused with its path", async (field) => {
+    const db = await seededDb();
+    const { [field]: _dropped, ...rest } = posnet();
+    expect((await runError(seedCommand, [await writeSeed(withPosnet(rest)), "--db", db])).message).toContain(
+      `connections[0].posnet.${field}`,
+    );
+  });
 
   it.each([
     ["apiUrl", "http://setmpos.ykb.com/PosnetWebService/XML"],
