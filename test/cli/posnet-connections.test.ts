@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,8 +6,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { connectionsCommand } from "../../cli/commands/connections";
 import { seedCommand } from "../../cli/commands/seed";
+import { refuseClearBankSecrets } from "../../cli/server";
 import { POSNET_SIM_ACCOUNT } from "../../src/bank/posnet/sim/accounts";
 import { createPosnetSimulator } from "../../src/bank/posnet/sim/routes";
+import { newMasterKeyText, parseMasterKey } from "../../src/store/secret-box";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store";
 import { TEST_SEED } from "../support/fixtures";
 import { runError, runHuman, runJson, seededDb } from "./cli-run";
 
@@ -82,6 +85,31 @@ describe("issue 33: the seed file's posnet object", () => {
     const text = await runHuman(connectionsCommand, ["list", "--db", db]);
     for (const out of [json, text]) expect(out).not.toContain(SECRET_KEY);
     expect(json).toContain('"encKey":"[redacted]"');
+  });
+});
+
+describe("issue 33: encKey at rest", () => {
+  it("seeded with a master key: encKey is not in the database file or its WAL and reads back; serve refuses without a key", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kasa-posnet-mk-"));
+    const key = join(dir, "master.key");
+    writeFileSync(key, newMasterKeyText(), { mode: 0o600 });
+    const db = join(dir, "kasa.db");
+    await runJson(seedCommand, [await writeSeed(withPosnet(posnet())), "--db", db, "--master-key-file", key]);
+    const bytes = [db, `${db}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString("latin1"))
+      .join("");
+    expect(bytes.includes(SECRET_KEY)).toBe(false);
+    const masterKey = parseMasterKey(readFileSync(key, "utf8"));
+    const store = await openSqliteStore(db, { masterKey });
+    expect(JSON.parse((await store.q.catalog.connection("vpos-ykb"))?.bankConfig ?? "{}")).toMatchObject({ encKey: SECRET_KEY });
+    await store.close();
+
+    const clear = join(dir, "clear.db");
+    await runJson(seedCommand, [await writeSeed(withPosnet(posnet())), "--db", clear]);
+    const clearStore = await openSqliteStore(clear);
+    await expect(refuseClearBankSecrets(clearStore, null)).rejects.toThrow(/connection vpos-ykb uses a real bank \(posnet\)/);
+    await clearStore.close();
   });
 });
 
