@@ -1,9 +1,10 @@
 import type { CaptureResult, RefundResult } from "../gateway";
 import { childrenNamed, child, textOf, type XmlNode } from "./xml";
 
-// What Posnet's answers mean (docs/banks-posnet.md, "Outcomes"). Approved is `approved` `1` with an
-// empty `respCode`; `0` is a decline; `2` ("already processed", 0127) says nothing about the
-// outcome, so it is asked about with `agreement` like a lost answer. A missing answer is null.
+// What Posnet's answers mean (docs/banks-posnet.md, "One charge per attempt" and "Unknown
+// outcomes"). Approved is `approved` `1` with an empty `respCode`; `0` is a decline; `2` ("already
+// processed", 0127) says nothing about the outcome, so it is asked about with `agreement` like a
+// lost answer. A missing answer is null.
 
 const respOf = (answer: XmlNode): string | null => {
   const code = textOf(answer, "respCode") ?? "";
