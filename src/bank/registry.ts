@@ -3,13 +3,21 @@ import { estBankModule } from "./est/index";
 import { garantiBankModule } from "./garanti/index";
 import type { BankModule } from "./module";
 import { payflexBankModule } from "./payflex/index";
+import { posnetBankModule } from "./posnet/index";
 import { simBankModule } from "./sim/index";
 
 // The banks kasa knows (docs/banks.md, "Adding a bank"): one descriptor per folder, and lookups
 // over a list of them. Code that needs the banks takes the list (this one by default), so a test
 // can add a bank of its own. The first bank is the default of a connection without `bank`.
 
-export const BANKS: readonly BankModule[] = [simBankModule, estBankModule, garantiBankModule, akbankBankModule, payflexBankModule];
+export const BANKS: readonly BankModule[] = [
+  simBankModule,
+  estBankModule,
+  garantiBankModule,
+  posnetBankModule,
+  akbankBankModule,
+  payflexBankModule,
+];
 
 /** The bank of a connection whose seed row names none: the first of the list (the simulated bank). */
 export function defaultBank(banks: readonly BankModule[] = BANKS): BankModule {
