@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeForm } from "../../src/bank/akbank/form";
+import { akbankSimulatorSettings } from "../../src/bank/akbank/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
 import { freePort } from "../support/free-port";
 
@@ -43,6 +44,33 @@ beforeAll(async () => {
   child.stderr!.on("data", (d) => (output += String(d)));
   await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
   headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  // A connection whose adapter gives up after 0.5 s: the `.91` fault (an answer after 65 s) in seconds.
+  const seed = join(dirname(db), "akbank-fast.json");
+  writeFileSync(
+    seed,
+    JSON.stringify({
+      connections: [
+        {
+          id: "vpos-akbank-fast",
+          psp: "psp-1",
+          bank: "akbank",
+          acceptsForeignCards: true,
+          akbank: akbankSimulatorSettings(base, "3d", 500),
+        },
+      ],
+      terminals: [
+        {
+          id: "T-6002",
+          partner: "ptn_demo",
+          connection: "vpos-akbank-fast",
+          installments: [1],
+          rates: [{ count: 1, rateBps: 189 }],
+        },
+      ],
+    }),
+  );
+  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
+  expect(seeded.status, seeded.stderr).toBe(0);
 }, 60_000);
 
 let n = 0;
@@ -50,11 +78,11 @@ const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
-const create = async (amount = 10_000) => {
+const create = async (amount = 10_000, terminalId = "T-6001") => {
   const r = await api("POST", "/v1/payments", {
     amount,
     partnerTxCode: `akbank-e2e-${++n}`,
-    terminalId: "T-6001",
+    terminalId,
     returnUrl: "https://shop.example/done",
   });
   expect(r.status).toBe(201);
@@ -116,13 +144,15 @@ describe("issue 34: AkbankPos through the compiled binary", () => {
   }, 30_000);
 
   it.each([
-    [10_092, "failed"],
-    [10_093, "captured"],
-    [10_095, "captured"],
+    [10_091, "captured", "T-6002"],
+    [10_092, "failed", "T-6001"],
+    [10_093, "captured", "T-6001"],
+    [10_094, "captured", "T-6001"],
+    [10_095, "captured", "T-6001"],
   ])(
     "amount %i (a bank fault): %s, one sale, the outcome asked with 1010",
-    async (amount, status) => {
-      const p = await create(amount);
+    async (amount, status, terminalId) => {
+      const p = await create(amount, terminalId);
       expect((await buyer().post(`${base}/handoff`, card(p.paymentRef))).leftTo).toContain(`status=${status}`);
       const { json } = await api("GET", `/v1/payments/${p.paymentCode}`);
       expect(json.status).toBe(status);
