@@ -170,6 +170,18 @@ describe("issue 35: PayFlex through the compiled binary", () => {
     60_000,
   );
 
+  it("T-7001 amount 10095 (a Sale fault, then Search down 20 s): unknown at first, asked again later, captured; one Sale", async () => {
+    const p = await create("T-7001", 10_095);
+    expect((await pay(p.paymentRef)).leftTo).toContain("status=initiated");
+    // The next try of the capture check, on the sandbox clock the simulator also reads.
+    expect((await api("POST", "/sandbox/clock", { advanceSeconds: 31 })).status).toBe(200);
+    expect((await api("GET", `/v1/payments/${p.paymentCode}`)).json.status).toBe("captured");
+    const id = (await calls()).filter((c) => c.kind === "Sale").at(-1)!.id;
+    const kinds = (await calls(id)).map((c) => c.kind);
+    expect(kinds.filter((k) => k === "Sale")).toHaveLength(1);
+    expect(kinds.at(-1)).toBe("Search");
+  }, 60_000);
+
   it("concurrent callbacks send one Sale; an altered one is a 400 that changes nothing", async () => {
     const p = await create("T-7001");
     const { action, body } = await callbackOf(p.paymentRef);
