@@ -121,6 +121,7 @@ async function serviceDatabase(path: string): Promise<void> {
         createdAtMs: T0,
       });
       await tx.panelSessions.insert({ idHash: "sess-hash-1", userId: user.id, csrfToken: "csrf-1", createdAtMs: T0, lastSeenAtMs: T0 });
+      await tx.loginFailures.insert("owner@shop.example", "203.0.113.5", T0);
       for (const [i, action] of ["login", "payments.view", "refund.create"].entries())
         await tx.panelAudit.insert({
           partnerId: "ptn_test",
