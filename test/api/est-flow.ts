@@ -1,7 +1,7 @@
 import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
-import { encodeFormBytes, parseFormBytes } from "../../src/bank/est/form-bytes";
+import { encodeFormBytes, parseFormBytes } from "../../src/bank/form-bytes";
 import { asciiBytes, ver3Hash } from "../../src/bank/est/hash";
-import { encodeIso88599 } from "../../src/bank/est/iso-8859-9";
+import { encodeIso88599 } from "../../src/bank/iso-8859-9";
 import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { estSimulatorSettings } from "../../src/bank/est/sim/settings";

@@ -1,5 +1,5 @@
 import { callbackHash, CALLBACK_HASH_PARAMS } from "../../src/bank/garanti/crypt";
-import { encodeFormText, parseFormBytes } from "../../src/bank/garanti/form-bytes";
+import { encodeFormText, parseFormBytes } from "../../src/bank/form-bytes";
 import { GARANTI_SIM_ACCOUNT } from "../../src/bank/garanti/sim/accounts";
 import { garantiSimulatorSettings } from "../../src/bank/garanti/sim/settings";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";

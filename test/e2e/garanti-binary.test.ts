@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeFormText } from "../../src/bank/garanti/form-bytes";
+import { encodeFormText } from "../../src/bank/form-bytes";
 import { garantiSimulatorSettings } from "../../src/bank/garanti/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
 import { resign } from "../api/garanti-flow";

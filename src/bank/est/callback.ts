@@ -3,9 +3,9 @@ import { toLira } from "../../lira";
 import { toTaksit } from "./amounts";
 import { oidOf } from "./oid";
 import type { EstConfig } from "./config";
-import { parseFormBytes } from "./form-bytes";
+import { parseFormBytes } from "../form-bytes";
 import { asciiBytes, ver3Matches } from "./hash";
-import { decodeIso88599 } from "./iso-8859-9";
+import { decodeIso88599 } from "../iso-8859-9";
 
 // The bank's callback (docs/banks.md): the ver3 HASH over the raw posted bytes, in constant time;
 // the echoed clientid, oid, amount, currency and taksit equal to the attempt's; only mdStatus `1`

@@ -1,4 +1,4 @@
-import { decodeIso88599, encodeIso88599 } from "./iso-8859-9";
+import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
 
 // The CC5Request / CC5Response XML of EST's `/fim/api`: an ISO-8859-9 declaration, one line of
 // elements, empty elements written `<X></X>`, and one level of nesting (`Extra`). The writer

@@ -2,7 +2,7 @@ import type { CallbackContext, CallbackResult } from "../gateway";
 import type { GarantiConfig } from "./config";
 import { CALLBACK_HASH_PARAMS, callbackHash, hexHashEquals } from "./crypt";
 import { securityLevelOf } from "./form";
-import { parseFormBytes } from "./form-bytes";
+import { parseFormBytes } from "../form-bytes";
 import { orderIdOf, toInstallment, toMinor } from "./order-id";
 import { CURRENCY } from "./requests";
 

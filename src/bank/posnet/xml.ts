@@ -1,4 +1,4 @@
-import { decodeIso88599, encodeIso88599 } from "./iso-8859-9";
+import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
 
 // The posnetRequest / posnetResponse XML of Posnet's `PosnetWebService/XML`: an ISO-8859-9
 // declaration, one line of elements, nesting where the operation has it (`<oosRequestData>`,

@@ -1,5 +1,5 @@
 import { pause } from "../../../pause";
-import { parseFormBytes } from "../form-bytes";
+import { parseFormBytes } from "../../form-bytes";
 import { readXml, type XmlValue, writeXml } from "../xml";
 import { fromLira as liraToKurus } from "../amounts";
 import { trxDate } from "./clock";

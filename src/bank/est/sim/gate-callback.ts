@@ -1,5 +1,5 @@
 import { asciiBytes, type HashField, ver3Hash } from "../hash";
-import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
+import { decodeIso88599, encodeIso88599 } from "../../iso-8859-9";
 import { toSimProfile } from "../../test-cards";
 import { newCavv, newMd, newXid } from "./random";
 

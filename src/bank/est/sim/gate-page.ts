@@ -1,5 +1,5 @@
-import { encodeFormBytes } from "../form-bytes";
-import { decodeIso88599, encodeIso88599 } from "../iso-8859-9";
+import { encodeFormBytes } from "../../form-bytes";
+import { decodeIso88599, encodeIso88599 } from "../../iso-8859-9";
 import { html, type PageResponse, renderPage, toHttpUrl } from "../../../html";
 import type { GateCallback } from "./gate-callback";
 

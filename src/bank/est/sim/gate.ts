@@ -1,7 +1,7 @@
 import type { PageResponse } from "../../../html";
-import { parseFormBytes } from "../form-bytes";
+import { parseFormBytes } from "../../form-bytes";
 import { asciiBytes, ver3Matches } from "../hash";
-import { decodeIso88599 } from "../iso-8859-9";
+import { decodeIso88599 } from "../../iso-8859-9";
 import { toSimProfile } from "../../test-cards";
 import { fromLira as liraToKurus } from "../amounts";
 import { trxDate } from "./clock";

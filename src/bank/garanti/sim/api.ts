@@ -1,6 +1,6 @@
 import { pause } from "../../../pause";
 import { hashData } from "../crypt";
-import { parseFormBytes } from "../form-bytes";
+import { parseFormBytes } from "../../form-bytes";
 import { fromMinor } from "../order-id";
 import { readXml, writeXml, type XmlNode, xmlText } from "../xml";
 import type { GarantiSimAccount } from "./accounts";

@@ -1,7 +1,7 @@
 import type { PageResponse } from "../../../html";
 import { toSimProfile } from "../../test-cards";
 import { type FormHashInput, hexHashEquals, secure3dHash } from "../crypt";
-import { parseFormBytes } from "../form-bytes";
+import { parseFormBytes } from "../../form-bytes";
 import { fromMinor } from "../order-id";
 import { faultOf } from "./faults";
 import { decideThreeD, type GatePayment, gateCallbackFields } from "./gate-callback";

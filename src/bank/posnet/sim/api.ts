@@ -1,6 +1,6 @@
 import { pause } from "../../../pause";
 import { readXml, textOf, type XmlNode, xmlText } from "../xml";
-import { encodeIso88599 } from "../iso-8859-9";
+import { encodeIso88599 } from "../../iso-8859-9";
 import { faultOf, type PosnetSimFault } from "./faults";
 import { agreement, giveBack, type Outcome, refused, requestData, resolve, reverse, tran } from "./operations";
 import type { PosnetSimState } from "./state";

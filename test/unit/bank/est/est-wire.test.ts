@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodeFormBytes, parseFormBytes } from "../../../../src/bank/est/form-bytes";
-import { decodeIso88599, encodeIso88599 } from "../../../../src/bank/est/iso-8859-9";
+import { encodeFormBytes, parseFormBytes } from "../../../../src/bank/form-bytes";
+import { decodeIso88599, encodeIso88599 } from "../../../../src/bank/iso-8859-9";
 import { readXml, writeXml } from "../../../../src/bank/est/xml";
 
 // Product 17 / est.md 2.5: callbacks are hashed over raw octets; the XML is ISO-8859-9.

@@ -13,7 +13,7 @@ import {
   secure3dHashPlaintext,
 } from "../../../../src/bank/garanti/crypt";
 import { formOf } from "../../../../src/bank/garanti/form";
-import { encodeFormText } from "../../../../src/bank/garanti/form-bytes";
+import { encodeFormText } from "../../../../src/bank/form-bytes";
 import { requestTree } from "../../../../src/bank/garanti/requests";
 import { readXml, writeXmlText, type XmlTree, xmlText } from "../../../../src/bank/garanti/xml";
 import { sensitive } from "../../../../src/sensitive";

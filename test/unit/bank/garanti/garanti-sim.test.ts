@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { encodeFormText } from "../../../../src/bank/garanti/form-bytes";
+import { encodeFormText } from "../../../../src/bank/form-bytes";
 import { gateCallbackFields } from "../../../../src/bank/garanti/sim/gate-callback";
 import { createGarantiSimulator, type GarantiSimulator } from "../../../../src/bank/garanti/sim/simulator";
 import { readXml, writeXml, xmlText } from "../../../../src/bank/garanti/xml";

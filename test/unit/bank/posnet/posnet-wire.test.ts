@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { formOf } from "../../../../src/bank/posnet/adapter";
 import { toPosnetConfig } from "../../../../src/bank/posnet/config";
-import { encodeIso88599 } from "../../../../src/bank/posnet/iso-8859-9";
+import { encodeIso88599 } from "../../../../src/bank/iso-8859-9";
 import { xmlOfBody } from "../../../../src/bank/posnet/sim/api";
 import { requestBody } from "../../../../src/bank/posnet/wire";
 import { readXml, textOf, xmlText } from "../../../../src/bank/posnet/xml";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asciiBytes, ver3Matches } from "../../../../../src/bank/est/hash";
-import { decodeIso88599, encodeIso88599 } from "../../../../../src/bank/est/iso-8859-9";
+import { decodeIso88599, encodeIso88599 } from "../../../../../src/bank/iso-8859-9";
 import { decideThreeD, gateCallbackFields, MERCHANT_NAME, maskPan } from "../../../../../src/bank/est/sim/simulator";
 import { ACC, formBody, gateFields, harness, PANS, postGate, threeD } from "./helpers";
 

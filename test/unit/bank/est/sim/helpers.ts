@@ -1,6 +1,6 @@
-import { encodeFormBytes, parseFormBytes } from "../../../../../src/bank/est/form-bytes";
+import { encodeFormBytes, parseFormBytes } from "../../../../../src/bank/form-bytes";
 import { asciiBytes, ver3Hash } from "../../../../../src/bank/est/hash";
-import { decodeIso88599 } from "../../../../../src/bank/est/iso-8859-9";
+import { decodeIso88599 } from "../../../../../src/bank/iso-8859-9";
 import { readXml, type XmlValue, writeXml } from "../../../../../src/bank/est/xml";
 import { callbackFromGatePage, createEstSimulator, EST_SIM_ACCOUNT, type EstSimulator } from "../../../../../src/bank/est/sim/simulator";
 

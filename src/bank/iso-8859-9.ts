@@ -1,4 +1,4 @@
-// ISO-8859-9 (Latin-5), the charset Posnet writes its XML in: ISO-8859-1 except at six
+// ISO-8859-9 (Latin-5), the charset EST and Posnet write their XML (and EST its callbacks) in: ISO-8859-1 except at six
 // code points (Ğ İ Ş ğ ı ş replace Ð Ý Þ ð ý þ). A table, so it behaves the same on Node and Bun.
 
 const TURKISH: ReadonlyArray<[number, string]> = [

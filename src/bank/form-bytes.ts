@@ -1,6 +1,7 @@
-// `application/x-www-form-urlencoded` parsed to bytes, as PHP's $_POST hands them to the bank's
+// `application/x-www-form-urlencoded` parsed to bytes, as PHP's $_POST hands them to the banks'
 // own sample code: split on `&` and `=`, `+` is a space, `%XX` is one octet. No charset decoding,
-// so a callback's ISO-8859-9 values reach the hash exactly as the bank signed them.
+// so a callback's values (EST's ISO-8859-9, Garanti's base64 `md`, `cavv` and `rnd` with `+`, `/`
+// and `=`) reach the hash exactly as the bank signed them.
 
 const PLUS = 0x2b;
 const PERCENT = 0x25;
@@ -30,7 +31,7 @@ function decodeComponent(raw: Uint8Array): Uint8Array {
 
 const latin1Text = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
 
-/** Fields in posted order; names as Latin-1 text (EST names are ASCII), values as bytes. */
+/** Fields in posted order; names as Latin-1 text (the banks' names are ASCII), values as bytes. */
 export function parseFormBytes(body: Uint8Array): Array<[string, Uint8Array]> {
   const fields: Array<[string, Uint8Array]> = [];
   let start = 0;
@@ -58,4 +59,17 @@ export function encodeFormBytes(fields: ReadonlyArray<readonly [string, Uint8Arr
     return s;
   };
   return fields.map(([n, v]) => `${enc(new TextEncoder().encode(n))}=${enc(v)}`).join("&");
+}
+
+/** The same for text values (UTF-8), for simulators and tests: every byte but the unreserved ones percent-encoded. */
+export function encodeFormText(fields: ReadonlyArray<readonly [string, string]>): string {
+  const enc = (text: string): string => {
+    let s = "";
+    for (const b of new TextEncoder().encode(text)) {
+      const ch = String.fromCharCode(b);
+      s += /[A-Za-z0-9*\-._]/.test(ch) ? ch : b === 0x20 ? "+" : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+    return s;
+  };
+  return fields.map(([n, v]) => `${enc(n)}=${enc(v)}`).join("&");
 }
