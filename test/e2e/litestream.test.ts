@@ -61,8 +61,9 @@ describe("product 19 Litestream: disaster recovery copy of a serving kasa", () =
     kasa.stderr.on("data", (d) => (out += String(d)));
     const kasaExited = new Promise((resolve) => kasa.on("exit", resolve));
     const deadline = Date.now() + 20_000;
-    while (!/API key:\s+(\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const key = /API key:\s+(\S+)/.exec(out)![1]!;
+    // --log-format json: the banner is a JSON line too, its API key under "apiKey".
+    while (!/"apiKey":"([^"]+)"/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const key = /"apiKey":"([^"]+)"/.exec(out)![1]!;
 
     // The configuration docs/operating.md recommends: WAL checked and shipped every 200 ms, so a
     // loaded 2-core machine still copies what was acknowledged a second ago (the default 1 s

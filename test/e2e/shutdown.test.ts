@@ -36,8 +36,9 @@ describe("product 19 graceful shutdown of the compiled binary", () => {
       child.stderr.on("data", (d) => (out += String(d)));
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       const deadline = Date.now() + 20_000;
-      while (!/API key:\s+(\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const key = /API key:\s+(\S+)/.exec(out)![1]!;
+      // --log-format json: the banner is a JSON line too, its API key under "apiKey".
+      while (!/"apiKey":"([^"]+)"/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const key = /"apiKey":"([^"]+)"/.exec(out)![1]!;
 
       const acknowledged: string[] = [];
       const failures: string[] = [];
