@@ -1,12 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeForm } from "../../src/bank/akbank/form";
 import { akbankSimulatorSettings } from "../../src/bank/akbank/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
-import { freePort } from "../support/free-port";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Issue 34 through the compiled binary: terminal T-6001 of the sandbox demo data (AkbankPos, model
 // 3d) against the binary's own AkbankPos simulator: a payment through `simulate` and one through
@@ -15,35 +14,15 @@ import { freePort } from "../support/free-port";
 
 const APPROVE = "4000001100000009";
 
-let child: ChildProcess;
-let output = "";
+let sandbox: SandboxBinary;
 let base = "";
 let db = "";
-let headers: Record<string, string> = {};
 
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+afterAll(() => sandbox?.kill());
 
 beforeAll(async () => {
-  const port = await freePort();
-  db = join(mkdtempSync(join(tmpdir(), "kasa-akbank-e2e-")), "sandbox.db");
-  base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += String(d)));
-  child.stderr!.on("data", (d) => (output += String(d)));
-  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
-  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  sandbox = await startSandboxBinary("kasa-akbank-e2e-");
+  ({ base, db } = sandbox);
   // A connection whose adapter gives up after 0.5 s: the `.91` fault (an answer after 65 s) in seconds.
   const seed = join(dirname(db), "akbank-fast.json");
   writeFileSync(
@@ -75,7 +54,11 @@ beforeAll(async () => {
 
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
 const create = async (amount = 10_000, terminalId = "T-6001") => {
@@ -116,8 +99,8 @@ const post = (url: string, body: string) =>
 
 describe("issue 34: AkbankPos through the compiled binary", () => {
   it("the banner names T-6001 and the AkbankPos simulator", () => {
-    expect(output).toContain("T-6001");
-    expect(output).toContain("/sim-akbank/");
+    expect(sandbox.output()).toContain("T-6001");
+    expect(sandbox.output()).toContain("/sim-akbank/");
   });
 
   it("simulate: captured, then voided the same day (1000, 1003)", async () => {
@@ -180,11 +163,11 @@ describe("issue 34: AkbankPos through the compiled binary", () => {
   }, 30_000);
 
   it("no card number or CVV in the database, its WAL, or the server's output", async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    sandbox.child.kill("SIGTERM");
+    await new Promise((r) => sandbox.child.once("exit", r));
     for (const file of [db, `${db}-wal`].filter(existsSync))
       expect(readFileSync(file).toString("latin1").includes(APPROVE), file).toBe(false);
-    const logs = output.slice(output.indexOf("Try:"));
+    const logs = sandbox.output().slice(sandbox.output().indexOf("Try:"));
     expect(logs).toContain("/handoff/callback/");
     expect(logs).not.toContain(APPROVE.slice(6));
   }, 30_000);

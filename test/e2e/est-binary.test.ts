@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estSimulatorSettings } from "../../src/bank/est/sim/settings";
 import { encodeFormBytes } from "../../src/bank/form-bytes";
 import { encodeIso88599 } from "../../src/bank/iso-8859-9";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
-import { freePort } from "../support/free-port";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 import { resign } from "../api/est-flow";
 
 // Issue 16 acceptance through the compiled binary: terminal T-3001 of the sandbox demo data (EST,
@@ -18,23 +17,11 @@ import { resign } from "../api/est-flow";
 const APPROVE = "4000001100000009";
 const CARDS_USED = [APPROVE, "4000008800000007", "4000009900000004"];
 
-let child: ChildProcess;
-let output = "";
+let sandbox: SandboxBinary;
 let base = "";
 let db = "";
-let headers: Record<string, string> = {};
 
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+afterAll(() => sandbox?.kill());
 
 const est = (model: "3d" | "3d_pay", timeoutMs: number) => estSimulatorSettings(base, model, timeoutMs);
 
@@ -50,17 +37,9 @@ const terminal = (id: string, connection: string) => ({
 });
 
 beforeAll(async () => {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "kasa-est-e2e-"));
-  db = join(dir, "sandbox.db");
-  base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += String(d)));
-  child.stderr!.on("data", (d) => (output += String(d)));
-  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
-  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  sandbox = await startSandboxBinary("kasa-est-e2e-");
+  ({ base, db } = sandbox);
+  const dir = sandbox.dir;
   // A 3d_pay connection, and a 3d one with a short timeout for the "no answer" fault.
   const seed = join(dir, "est.json");
   writeFileSync(
@@ -79,7 +58,11 @@ beforeAll(async () => {
 
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as any };
 };
 const create = async (terminalId: string, amount = 10_000) => {
@@ -114,8 +97,8 @@ const calls = async (type?: string) => {
 
 describe("issue 16: EST through the compiled binary", () => {
   it("the banner names T-3001 and the EST simulator", () => {
-    expect(output).toContain("T-3001");
-    expect(output).toContain("/sim-est/");
+    expect(sandbox.output()).toContain("T-3001");
+    expect(sandbox.output()).toContain("/sim-est/");
   });
 
   it.each([["T-3001"], ["T-3002"]])(
@@ -221,14 +204,14 @@ describe("issue 16: EST through the compiled binary", () => {
   }, 60_000);
 
   it("no card number or CVV in the database, its WAL, or the server's output", async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    sandbox.child.kill("SIGTERM");
+    await new Promise((r) => sandbox.child.once("exit", r));
     for (const file of [db, `${db}-wal`].filter(existsSync)) {
       const bytes = readFileSync(file).toString("latin1");
       for (const pan of CARDS_USED) expect(bytes.includes(pan), `${pan} in ${file}`).toBe(false);
     }
     // The banner lists the test cards; what follows it (one log line per request) must not.
-    const logs = output.slice(output.indexOf("Try:"));
+    const logs = sandbox.output().slice(sandbox.output().indexOf("Try:"));
     expect(logs).toContain("/handoff/callback/");
     for (const pan of CARDS_USED) expect(logs).not.toContain(pan.slice(6));
   }, 30_000);

@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeFormText } from "../../src/bank/form-bytes";
 import { garantiSimulatorSettings } from "../../src/bank/garanti/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
 import { resign } from "../api/garanti-flow";
-import { freePort } from "../support/free-port";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Issue 31 acceptance through the compiled binary: terminal T-4001 of the sandbox demo data
 // (Garanti, model 3d), a 3d_pay terminal and a 3d one with a short timeout added by `kasa seed`,
@@ -18,23 +17,11 @@ import { freePort } from "../support/free-port";
 const APPROVE = "4000001100000009";
 const CARDS_USED = [APPROVE, "4000008800000007"];
 
-let child: ChildProcess;
-let output = "";
+let sandbox: SandboxBinary;
 let base = "";
 let db = "";
-let headers: Record<string, string> = {};
 
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+afterAll(() => sandbox?.kill());
 
 const terminal = (id: string, connection: string) => ({
   id,
@@ -48,17 +35,9 @@ const terminal = (id: string, connection: string) => ({
 });
 
 beforeAll(async () => {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "kasa-garanti-e2e-"));
-  db = join(dir, "sandbox.db");
-  base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += String(d)));
-  child.stderr!.on("data", (d) => (output += String(d)));
-  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
-  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  sandbox = await startSandboxBinary("kasa-garanti-e2e-");
+  ({ base, db } = sandbox);
+  const dir = sandbox.dir;
   const seed = join(dir, "garanti.json");
   writeFileSync(
     seed,
@@ -88,7 +67,11 @@ beforeAll(async () => {
 
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as any };
 };
 const create = async (terminalId: string, amount = 10_000) => {
@@ -123,8 +106,8 @@ const orderOf = (action: string) => action.slice(action.lastIndexOf("/") + 1).re
 
 describe("issue 31: Garanti through the compiled binary", () => {
   it("the banner names T-4001 and the Garanti simulator", () => {
-    expect(output).toContain("T-4001");
-    expect(output).toContain("/sim-garanti/");
+    expect(sandbox.output()).toContain("T-4001");
+    expect(sandbox.output()).toContain("/sim-garanti/");
   });
 
   it("T-4001 through simulate: captured, then voided the same day", async () => {
@@ -185,13 +168,13 @@ describe("issue 31: Garanti through the compiled binary", () => {
   }, 30_000);
 
   it("no card number or CVV in the database, its WAL, or the server's output", async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    sandbox.child.kill("SIGTERM");
+    await new Promise((r) => sandbox.child.once("exit", r));
     for (const file of [db, `${db}-wal`].filter(existsSync)) {
       const bytes = readFileSync(file).toString("latin1");
       for (const pan of CARDS_USED) expect(bytes.includes(pan), `${pan} in ${file}`).toBe(false);
     }
-    const logs = output.slice(output.indexOf("Try:"));
+    const logs = sandbox.output().slice(sandbox.output().indexOf("Try:"));
     expect(logs).toContain("/handoff/callback/");
     for (const pan of CARDS_USED) expect(logs).not.toContain(pan.slice(6));
   }, 30_000);

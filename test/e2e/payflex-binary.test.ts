@@ -1,11 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payflexSimulatorSettings } from "../../src/bank/payflex/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
-import { freePort } from "../support/free-port";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Issue 35 acceptance through the compiled binary: terminal T-7001 of the sandbox demo data
 // (PayFlex) against the binary's own PayFlex simulator: a simulated payment, a buyer's payment, a
@@ -15,36 +14,16 @@ import { freePort } from "../support/free-port";
 const APPROVE = "4000001100000009";
 const CARDS_USED = [APPROVE, "4000009900000004"];
 
-let child: ChildProcess;
-let output = "";
+let sandbox: SandboxBinary;
 let base = "";
 let db = "";
-let headers: Record<string, string> = {};
 
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+afterAll(() => sandbox?.kill());
 
 beforeAll(async () => {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "kasa-payflex-e2e-"));
-  db = join(dir, "sandbox.db");
-  base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += String(d)));
-  child.stderr!.on("data", (d) => (output += String(d)));
-  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
-  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  sandbox = await startSandboxBinary("kasa-payflex-e2e-");
+  ({ base, db } = sandbox);
+  const dir = sandbox.dir;
   // A PayFlex connection with a short timeout for the "no answer" fault.
   const seed = join(dir, "payflex.json");
   writeFileSync(
@@ -67,7 +46,11 @@ type Answer = { status: string; url: string; id: string; paymentCode: string; pa
 
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Answer };
 };
 const create = async (terminalId: string, amount = 10_000) => {
@@ -121,15 +104,15 @@ async function callbackOf(paymentRef: string): Promise<{ action: string; body: s
 
 describe("issue 35: PayFlex through the compiled binary", () => {
   it("the banner names T-7001 and the PayFlex simulator", () => {
-    expect(output).toContain("T-7001");
-    expect(output).toContain("/sim-payflex/");
+    expect(sandbox.output()).toContain("T-7001");
+    expect(sandbox.output()).toContain("/sim-payflex/");
   });
 
   it("simulate drives T-7001: captured, then voided the same day", async () => {
     const p = await create("T-7001");
     const simulated = await fetch(`${base}/sandbox/payments/${p.paymentCode}/simulate`, {
       method: "POST",
-      headers,
+      headers: sandbox.headers,
       body: JSON.stringify({ card: APPROVE }),
     });
     expect(await simulated.json()).toMatchObject({ paymentCode: p.paymentCode, status: "captured" });
@@ -197,13 +180,13 @@ describe("issue 35: PayFlex through the compiled binary", () => {
   it("no card number in the database, its WAL, or the server's output", async () => {
     const declined = await create("T-7001");
     expect((await pay(declined.paymentRef, "4000009900000004")).leftTo).toContain("status=failed");
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    sandbox.child.kill("SIGTERM");
+    await new Promise((r) => sandbox.child.once("exit", r));
     for (const file of [db, `${db}-wal`].filter(existsSync)) {
       const bytes = readFileSync(file).toString("latin1");
       for (const pan of CARDS_USED) expect(bytes.includes(pan), `${pan} in ${file}`).toBe(false);
     }
-    const logs = output.slice(output.indexOf("Try:"));
+    const logs = sandbox.output().slice(sandbox.output().indexOf("Try:"));
     expect(logs).toContain("/handoff/callback/");
     for (const pan of CARDS_USED) expect(logs).not.toContain(pan.slice(6));
   }, 30_000);

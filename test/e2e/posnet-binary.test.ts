@@ -1,11 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { posnetSimulatorSettings } from "../../src/bank/posnet/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
-import { freePort } from "../support/free-port";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Issue 33 acceptance through the compiled binary: terminal T-5001 of the sandbox demo data (Posnet)
 // and a short-timeout terminal added by `kasa seed`, against the binary's own Posnet simulator:
@@ -15,36 +14,16 @@ import { freePort } from "../support/free-port";
 const APPROVE = "4000001100000009";
 const CARDS_USED = [APPROVE];
 
-let child: ChildProcess;
-let output = "";
+let sandbox: SandboxBinary;
 let base = "";
 let db = "";
-let headers: Record<string, string> = {};
 
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL");
-});
-
-const waitFor = async (check: () => boolean, what: string, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${output.slice(-500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+afterAll(() => sandbox?.kill());
 
 beforeAll(async () => {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "kasa-posnet-e2e-"));
-  db = join(dir, "sandbox.db");
-  base = `http://127.0.0.1:${port}`;
-  child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (output += String(d)));
-  child.stderr!.on("data", (d) => (output += String(d)));
-  await waitFor(() => /API key:\s+\S+/.test(output), "the sandbox banner");
-  headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(output)![1]}`, "content-type": "application/json" };
+  sandbox = await startSandboxBinary("kasa-posnet-e2e-");
+  ({ base, db } = sandbox);
+  const dir = sandbox.dir;
   // A connection with a short timeout for the "no answer" fault.
   const seed = join(dir, "posnet.json");
   writeFileSync(
@@ -64,7 +43,11 @@ beforeAll(async () => {
 
 let n = 0;
 const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as any };
 };
 const create = async (terminalId: string, amount = 10_000) => {
@@ -111,12 +94,12 @@ const latestOrderCalls = async (): Promise<string[]> => {
 
 describe("issue 33: Posnet through the compiled binary", () => {
   it("the banner names T-5001 and the Posnet simulator; `simulate` pays through it", async () => {
-    expect(output).toContain("T-5001");
-    expect(output).toContain("/sim-posnet/");
+    expect(sandbox.output()).toContain("T-5001");
+    expect(sandbox.output()).toContain("/sim-posnet/");
     const p = await create("T-5001");
     const simulated = await fetch(`${base}/sandbox/payments/${p.paymentCode}/simulate`, {
       method: "POST",
-      headers,
+      headers: sandbox.headers,
       body: JSON.stringify({ card: APPROVE }),
     });
     expect(simulated.status).toBe(200);
@@ -196,13 +179,13 @@ describe("issue 33: Posnet through the compiled binary", () => {
   }, 30_000);
 
   it("no card number or CVV in the database, its WAL, or the server's output", async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    sandbox.child.kill("SIGTERM");
+    await new Promise((r) => sandbox.child.once("exit", r));
     for (const file of [db, `${db}-wal`].filter(existsSync)) {
       const bytes = readFileSync(file).toString("latin1");
       for (const pan of CARDS_USED) expect(bytes.includes(pan), `${pan} in ${file}`).toBe(false);
     }
-    const logs = output.slice(output.indexOf("Try:"));
+    const logs = sandbox.output().slice(sandbox.output().indexOf("Try:"));
     expect(logs).toContain("/handoff/callback/");
     for (const pan of CARDS_USED) expect(logs).not.toContain(pan.slice(6));
   }, 30_000);

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./free-port";
+
+// The compiled binary's sandbox for an end-to-end test: a fresh database in its own folder, the
+// human banner (its API key is read from it), everything the process prints kept for the test.
+
+export type SandboxBinary = {
+  child: ChildProcess;
+  base: string;
+  db: string;
+  dir: string;
+  /** The demo key's Authorization header, and JSON. */
+  headers: Record<string, string>;
+  /** Everything the process printed so far, stdout and stderr. */
+  output(): string;
+  kill(): void;
+};
+
+export async function startSandboxBinary(prefix: string): Promise<SandboxBinary> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const db = join(dir, "sandbox.db");
+  const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  child.stdout!.on("data", (d) => (text += String(d)));
+  child.stderr!.on("data", (d) => (text += String(d)));
+  const until = Date.now() + 20_000;
+  while (!/API key:\s+\S+/.test(text)) {
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`no sandbox banner: ${text.slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const key = /API key:\s+(\S+)/.exec(text)![1];
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    db,
+    dir,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    output: () => text,
+    kill: () => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
