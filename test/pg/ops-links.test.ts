@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { LinkListFilter, LinkRow } from "../../src/store/rows";
-import type { LinksOps } from "../../src/store/store";
+import type { LinksOps } from "../../src/store/links-ops";
 import { linksPg } from "../../src/store/postgres/links-pg";
 import { bothStores, type Both } from "./differential";
 import { partnersPg, partnersSqlite, terminalPg, terminalSqlite } from "./links-world";

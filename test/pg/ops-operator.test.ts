@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { OperatorFilter } from "../../src/store/rows";
-import type { OperatorOps, Repos } from "../../src/store/store";
+import type { Repos } from "../../src/store/store";
+import type { OperatorOps } from "../../src/store/money-ops";
 import { operatorPg } from "../../src/store/postgres/operator-pg";
 import { settlementPg } from "../../src/store/postgres/settlement-pg";
 import type { Pg } from "../../src/store/postgres/pg";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { PaymentPageFilter } from "../../src/store/rows";
-import type { PanelOps } from "../../src/store/store";
+import type { PanelOps } from "../../src/store/panel-ops";
 import { panelPg } from "../../src/store/postgres/panel-pg";
 import { bothStores, type Both } from "./differential";
 import { BIG, seedMoney } from "./money-world";

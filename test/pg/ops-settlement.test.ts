@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { SettlementOps } from "../../src/store/store";
+import type { SettlementOps } from "../../src/store/money-ops";
 import { settlementPg } from "../../src/store/postgres/settlement-pg";
 import { bothStores, type Both } from "./differential";
 import { BIG, NET1, seedMoney } from "./money-world";

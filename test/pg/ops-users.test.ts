@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { secretBox } from "../../src/store/secret-box";
 import type { AuditRow, PanelUserRow, PartnerRow } from "../../src/store/rows";
-import type { LoginFailuresOps, PanelAuditOps, PanelSessionsOps, PanelUsersOps, PartnersOps } from "../../src/store/store";
+import type { PartnersOps } from "../../src/store/store";
+import type { LoginFailuresOps, PanelAuditOps, PanelSessionsOps, PanelUsersOps } from "../../src/store/panel-ops";
 import { loginFailuresPg } from "../../src/store/postgres/login-failures-pg";
 import { partnersPg } from "../../src/store/postgres/partners-pg";
 import type { Pg } from "../../src/store/postgres/pg";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { WebhookTailOps, WebhooksOps } from "../../src/store/store";
+import type { WebhookTailOps, WebhooksOps } from "../../src/store/links-ops";
 import { webhookTailPg } from "../../src/store/postgres/webhook-tail-pg";
 import { webhooksPg } from "../../src/store/postgres/webhooks-pg";
 import { bothStores, type Both } from "./differential";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryRow } from "../../src/store/rows";
-import type { WebhooksOps } from "../../src/store/store";
+import type { WebhooksOps } from "../../src/store/links-ops";
 import { webhooksPg } from "../../src/store/postgres/webhooks-pg";
 import { bothStores, type Both } from "./differential";
 import { partnersPg, partnersSqlite } from "./links-world";

@@ -1,5 +1,5 @@
 import type { AttemptRow } from "../rows";
-import type { AttemptsOps } from "../store";
+import type { AttemptsOps } from "../money-ops";
 import type { Pg } from "./pg";
 
 // Card attempts of a payment on PostgreSQL (issue 23): the translation of sqlite/attempts-sql.ts.

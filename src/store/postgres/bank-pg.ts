@@ -1,5 +1,5 @@
 import type { CaptureCheckRow } from "../rows";
-import type { BankOps } from "../store";
+import type { BankOps } from "../money-ops";
 import type { Pg } from "./pg";
 
 // The bank side of card attempts on PostgreSQL (issue 23): the translation of sqlite/bank-sql.ts.

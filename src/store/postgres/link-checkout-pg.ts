@@ -1,4 +1,4 @@
-import type { LinkCheckoutOps } from "../store";
+import type { LinkCheckoutOps } from "../links-ops";
 import type { Pg } from "./pg";
 
 // What the hosted link pages ask about a link's own payments, on PostgreSQL (issue 23): the

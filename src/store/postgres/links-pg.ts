@@ -1,4 +1,4 @@
-import type { LinksOps } from "../store";
+import type { LinksOps } from "../links-ops";
 import type { LinkItem, LinkListFilter, LinkRow, LinkStatus } from "../rows";
 import type { Pg } from "./pg";
 

@@ -1,5 +1,5 @@
 import type { LoginFailureRow } from "../rows";
-import type { LoginFailuresOps } from "../store";
+import type { LoginFailuresOps } from "../panel-ops";
 import type { Pg } from "./pg";
 
 // Panel password checks that did not succeed, on PostgreSQL. An address may have no row at all

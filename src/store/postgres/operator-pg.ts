@@ -1,4 +1,4 @@
-import type { OperatorOps } from "../store";
+import type { OperatorOps } from "../money-ops";
 import type { LinkSummaryRow, OperatorFilter, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";
 import type { Pg } from "./pg";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-pg";

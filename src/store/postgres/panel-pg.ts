@@ -1,4 +1,4 @@
-import type { PanelOps } from "../store";
+import type { PanelOps } from "../panel-ops";
 import type { PaymentSummaryRow } from "../rows";
 import type { Pg } from "./pg";
 import { PAYMENT_SUMMARY } from "./operator-pg";

@@ -1,6 +1,6 @@
 import type { PendingQuery, Row } from "postgres";
 import type { NewPayment, PaymentRow, PaymentStatus } from "../rows";
-import type { PaymentsOps } from "../store";
+import type { PaymentsOps } from "../money-ops";
 import { connectionUsagePg } from "./connection-usage-pg";
 import type { Pg } from "./pg";
 

@@ -1,5 +1,5 @@
 import type { RefundRow, RefundTotals } from "../rows";
-import type { RefundsOps } from "../store";
+import type { RefundsOps } from "../money-ops";
 import type { Pg } from "./pg";
 
 // Refunds and voids on PostgreSQL (issue 23): the translation of sqlite/refunds-sql.ts. Every change

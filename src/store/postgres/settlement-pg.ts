@@ -1,4 +1,4 @@
-import type { SettlementOps } from "../store";
+import type { SettlementOps } from "../money-ops";
 import type { PayoutBatchRow } from "../rows";
 import type { Pg } from "./pg";
 

@@ -1,5 +1,5 @@
 import type { AuditRow, PanelSessionRow, PanelUserRow } from "../rows";
-import type { PanelAuditOps, PanelSessionsOps, PanelUsersOps } from "../store";
+import type { PanelAuditOps, PanelSessionsOps, PanelUsersOps } from "../panel-ops";
 import type { Pg } from "./pg";
 
 // The merchant panel's users, sessions and audit log (docs/panel.md) on PostgreSQL. Aliases are quoted

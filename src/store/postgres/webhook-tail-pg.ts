@@ -1,4 +1,4 @@
-import type { WebhookTailOps } from "../store";
+import type { WebhookTailOps } from "../links-ops";
 import type { TailAttempt, TailDelivery } from "../rows";
 import type { Pg } from "./pg";
 

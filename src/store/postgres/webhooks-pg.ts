@@ -1,4 +1,4 @@
-import type { WebhooksOps } from "../store";
+import type { WebhooksOps } from "../links-ops";
 import type { DeliveryListRow, DeliveryRow, DeliveryTimerRow, WebhookAttemptRow } from "../rows";
 import type { Pg } from "./pg";
 

@@ -1,6 +1,6 @@
 import type { Db } from "./db-types";
 import type { AttemptRow, AttemptStatus } from "../rows";
-import type { NewAttempt } from "../store";
+import type { NewAttempt } from "../money-ops";
 
 // Card attempts of a payment (docs/checkout.md). An attempt is recorded before the bank is called and
 // closed by conditional updates, so a callback or capture can act on it at most once.
