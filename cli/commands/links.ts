@@ -8,7 +8,8 @@ import { optional } from "../flags";
 import { defineListCommand } from "../list-command";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
-import type { LinkRow, LinkSummaryRow, PaymentSummaryRow } from "../../src/store/rows";
+import type { LinkRow, LinkSummaryRow } from "../../src/store/rows";
+import type { PaymentSummaryRow } from "../../src/store/rows-money";
 
 // `kasa links list|show` (docs/operating.md, The operator CLI): read-only. The CLI does not know the address the server
 // is reached at, so `url` is the path `/l/<token>` unless `--base-url` is given.

@@ -6,7 +6,7 @@ import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
 import { toRefundJson, toRefundTableRow } from "./refunds";
-import type { PaymentRow, PaymentSummaryRow } from "../../src/store/rows";
+import type { PaymentRow, PaymentSummaryRow } from "../../src/store/rows-money";
 
 // `kasa payments list|show` (docs/operating.md, The operator CLI): read-only. The single-use `paymentRef` is a handoff
 // credential and is never printed; card data beyond the masked PAN is never stored at all.

@@ -7,7 +7,7 @@ import { details, istanbulOrDash, section, tryOrDash } from "../format";
 import { payoutMarkCommands } from "./payout-marks";
 import { toPaymentSummaryJson, toPaymentTableRow } from "./payments";
 import { toRefundJson, toRefundTableRow } from "./refunds";
-import type { PayoutBatchRow } from "../../src/store/rows";
+import type { PayoutBatchRow } from "../../src/store/rows-money";
 
 // `kasa payouts list|show` (docs/operating.md, The operator CLI; docs/contract.md, Refunds): read-only. interface.md shows no payout
 // record, so this is the operator's shape: the batch, the captures it pays and the credit

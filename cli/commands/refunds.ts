@@ -3,7 +3,7 @@ import { toRefundJson as toApiRefundJson } from "../../src/domain/refunds/view";
 import { CliError } from "../cli-error";
 import { commonArgs, output, requireArg, withStore } from "../context";
 import { details, istanbulOrDash, tryOrDash } from "../format";
-import type { RefundRow } from "../../src/store/rows";
+import type { RefundRow } from "../../src/store/rows-money";
 
 // `kasa refunds show ID` (docs/operating.md, The operator CLI): docs/contract.md#the-refund-record's record plus what only the operator sees
 // (payment, partner, the partner's own code, the payout batch that deducted a credit refund).

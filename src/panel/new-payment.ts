@@ -10,7 +10,7 @@ import type { PanelRoute } from "./route";
 import { checkedText, parseWith } from "../http/read";
 import { csrfField, panelPage, toResponse } from "./layout";
 import { money, toCount, toKurus } from "./format";
-import type { PaymentRow } from "../store/rows";
+import type { PaymentRow } from "../store/rows-money";
 
 // docs/panel.md: a payment taken in the panel (channel `panel`). Staff types amount, installment,
 // terminal and partnerTxCode; kasa creates it by 4.5's rules and shows its own card form, which

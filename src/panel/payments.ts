@@ -11,7 +11,7 @@ import type { PanelRoute } from "./route";
 import { PANEL_PAGE_SIZE, PARTNER_REFUND_CODE_MAX_CHARS } from "../limits";
 import { csrfField, panelPage, seeOther } from "./layout";
 import { money, toKurus, when } from "./format";
-import type { PaymentRow, PaymentStatus, PaymentSummaryRow } from "../store/rows";
+import type { PaymentRow, PaymentStatus, PaymentSummaryRow } from "../store/rows-money";
 
 // docs/panel.md: payments (filter by status and dates, search by paymentCode or partnerTxCode,
 // keyset-paged) and one payment with its refunds and the refund form. Every read is scoped to the

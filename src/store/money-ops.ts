@@ -1,3 +1,4 @@
+import type { ConnectionUsage, LinkSummaryRow, OperatorFilter, UsageWindows } from "./rows";
 import type {
   AttemptRow,
   AttemptStatus,
@@ -5,11 +6,8 @@ import type {
   CaptureCheckRow,
   CaptureFacts,
   CardFacts,
-  ConnectionUsage,
-  LinkSummaryRow,
   NewPayment,
   NewRefund,
-  OperatorFilter,
   PartnerDue,
   PaymentRow,
   PaymentStatus,
@@ -20,8 +18,7 @@ import type {
   RefundRow,
   RefundStatus,
   RefundTotals,
-  UsageWindows,
-} from "./rows";
+} from "./rows-money";
 
 // The money's operations of the store interface (store.ts): payments, their attempts and bank
 // follow-ups, refunds, settlement and the operator's listings. Named operations, one per need.

@@ -1,4 +1,5 @@
-import type { AuditRow, LoginFailureRow, PanelSessionRow, PanelUserRow, PaymentPageFilter, PaymentSummaryRow } from "./rows";
+import type { AuditRow, LoginFailureRow, PanelSessionRow, PanelUserRow } from "./rows";
+import type { PaymentPageFilter, PaymentSummaryRow } from "./rows-money";
 
 // The store interface's operations for the merchant panel: users, sessions, login failures, the
 // audit log and the panel's listings (store.ts).

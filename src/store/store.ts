@@ -1,20 +1,7 @@
 import type { Log } from "../log-port";
 import type { Sensitive } from "../sensitive";
-import type {
-  AgreementRow,
-  ApiKeyRow,
-  BinRow,
-  ConnectionRow,
-  HoldRow,
-  PartnerRow,
-  PaymentPatch,
-  PayoutBatchRow,
-  PayoutStatus,
-  PspRow,
-  RefundPatch,
-  RefundRow,
-  TerminalRow,
-} from "./rows";
+import type { AgreementRow, ApiKeyRow, BinRow, ConnectionRow, HoldRow, PartnerRow, PspRow, TerminalRow } from "./rows";
+import type { PaymentPatch, PayoutBatchRow, PayoutStatus, RefundPatch, RefundRow } from "./rows-money";
 import type { SecretBox } from "./secret-box";
 import type { AttemptsOps, BankOps, OperatorOps, PaymentsOps, RefundsOps, SettlementOps } from "./money-ops";
 import type { LinkCheckoutOps, LinksOps, WebhookTailOps, WebhooksOps } from "./links-ops";

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { decodeEntities, formClient, type HtmlForm, type Outcome, type Visit } from "../../src/http/sandbox/form-client";
 import type { Harness } from "../support/harness";
-import type { PaymentRow } from "../../src/store/rows";
+import type { PaymentRow } from "../../src/store/rows-money";
 
 // Shared steps of the hosted link page tests (not a test file itself): a buyer's browser without
 // JavaScript, driven through the pages by the form-following client.

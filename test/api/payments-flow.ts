@@ -4,7 +4,8 @@ import { createLinkPayment } from "../../src/domain/payments/create";
 import { TEST_SEED } from "../support/fixtures";
 import { formClient, type Outcome } from "../../src/http/sandbox/form-client";
 import type { Harness, Reply } from "../support/harness";
-import type { ConnectionRow, PaymentRow } from "../../src/store/rows";
+import type { ConnectionRow } from "../../src/store/rows";
+import type { PaymentRow } from "../../src/store/rows-money";
 
 // Shared steps of the payment and handoff API tests (not a test file itself).
 

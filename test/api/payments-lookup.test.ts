@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toPaymentJson } from "../../src/domain/payments/view";
 import { MINUTE_MS } from "../../src/limits";
-import type { PaymentStatus } from "../../src/store/rows";
+import type { PaymentStatus } from "../../src/store/rows-money";
 import { OTHER_KEY } from "../support/fixtures";
 import { harness, type Harness } from "../support/harness";
 import { capturedPayment, createPayment, pay, paymentRow } from "./payments-flow";

@@ -3,7 +3,7 @@ import type { ManualClock } from "../../src/clock";
 import { TEST_SEED } from "../support/fixtures";
 import { capture, kasaProcess, type KasaProcess } from "../support/kasa-process";
 import { useRestartRig } from "../support/restart-rig";
-import type { RefundMethod } from "../../src/store/rows";
+import type { RefundMethod } from "../../src/store/rows-money";
 
 // DESIGN request flow 3 / product 9: the bank is called between two units of work. A process that
 // stops in between leaves a pending refund; the next start resolves it through the "refund-check"

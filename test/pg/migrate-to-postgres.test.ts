@@ -14,7 +14,7 @@ import { openDb } from "../../src/store/sqlite/db";
 import { readSnapshot } from "../../src/store/sqlite/export-rows";
 import { tableColumns, tableRows as sqliteTableRows, writeForeignDatabase } from "../../src/store/sqlite/inspect";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store";
-import type { NewPayment } from "../../src/store/rows";
+import type { NewPayment } from "../../src/store/rows-money";
 import { runError, runJson } from "../cli/cli-run";
 import { T0 } from "../support/harness";
 import { capture, kasaProcess } from "../support/kasa-process";

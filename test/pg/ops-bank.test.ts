@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CaptureCheckRow } from "../../src/store/rows";
+import type { CaptureCheckRow } from "../../src/store/rows-money";
 import { bothStores, type Both } from "./differential";
 import { newPayment, type Ops, onBoth, seedWorld, T0 } from "./payments-world";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { PaymentPageFilter } from "../../src/store/rows";
+import type { PaymentPageFilter } from "../../src/store/rows-money";
 import type { PanelOps } from "../../src/store/panel-ops";
 import { panelPg } from "../../src/store/postgres/panel-pg";
 import { bothStores, type Both } from "./differential";

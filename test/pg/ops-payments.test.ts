@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../../src/domain/checks/istanbul-time";
-import type { CaptureFacts, CardFacts, UsageWindows } from "../../src/store/rows";
+import type { UsageWindows } from "../../src/store/rows";
+import type { CaptureFacts, CardFacts } from "../../src/store/rows-money";
 import { bothStores, type Both } from "./differential";
 import { newPayment, type Ops, onBoth, seedWorld, T0 } from "./payments-world";
 

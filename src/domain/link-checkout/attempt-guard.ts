@@ -3,7 +3,7 @@ import { LINK_CARD_ATTEMPTS_MAX } from "../../limits";
 import type { Repos } from "../../store/store";
 import { expireLinkIfDue } from "../payment-links/expiry";
 import { markAttemptFailed, type LinkMove } from "../payment-links/service";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 // The link's side of its payments' attempts (docs/contract.md, Link states; docs/decisions.md,
 // Hardening): what the link pages ask before a payment is made, and what the link's subscriber

@@ -16,7 +16,8 @@ import { linkUrlOf } from "./paths";
 import { hasPaymentInThreeD, linkCardAttemptsUsedUp } from "./attempt-guard";
 import { settleDuePayments } from "./payments";
 import { pageStateOf } from "./state";
-import type { LinkRow, PaymentRow } from "../../store/rows";
+import type { LinkRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 export type PayOutcome =
   | { kind: "unknown" }

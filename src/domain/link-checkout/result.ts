@@ -3,7 +3,8 @@ import type { Repos } from "../../store/store";
 import { toRedirectResultUrl, type RedirectOutcome } from "../checks/redirect-url";
 import { isLinkDue } from "../payment-links/expiry";
 import { getLinkByToken } from "../payment-links/service";
-import type { LinkRow, PaymentRow, PaymentStatus } from "../../store/rows";
+import type { LinkRow } from "../../store/rows";
+import type { PaymentRow, PaymentStatus } from "../../store/rows-money";
 
 // Where the buyer lands after the bank (docs/contract.md, redirectUrl; docs/checkout.md, Payment link pages). The relay's callback sends
 // the browser to the link's result page with `?paymentCode=…&status=…`; that `status` is only

@@ -1,7 +1,7 @@
 import type { BankGateway } from "../../bank/gateway";
 import type { Deps } from "../../deps";
 import { invariant } from "../../invariant";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 import type { Repos } from "../../store/store";
 
 /** The adapter of a connection (docs/banks.md); every bank call of an attempt goes to its connection's. */

@@ -11,7 +11,7 @@ import { askAboutGateCharges } from "./gate-charges";
 import { recordCapture, whileCapturing, voidLateCapture, type CaptureRecorded } from "./capture-record";
 import { CAPTURE_CHECK_FIRST_MS, CAPTURE_CHECK_TIMER } from "./check-timing";
 import type { CallbackOutcome } from "./handoff-outcomes";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 type Closed = { kind: "rejected" } | { kind: "done"; payment: PaymentRow } | { kind: "capture"; payment: PaymentRow };
 

@@ -8,7 +8,7 @@ import { ATTEMPT_TRANSITIONS } from "./machine";
 import { askSubscribers } from "./events";
 import { connectionOfAttempt } from "./routing";
 import { capturePayment, failPayment } from "./transitions";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 // What a capture answer does to the attempt, the payment and the attempt's capture check (issue
 // 16, docs/banks.md): approved and still capturable is captured; approved too late is voided

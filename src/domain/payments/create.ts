@@ -10,7 +10,8 @@ import { PAYMENT_EXPIRY_TIMER } from "./expiry";
 import { isHoldingStatus } from "./machine";
 import type { CreatePaymentBody } from "./schema";
 import { expireIfDue } from "./transitions";
-import type { NewPayment, PartnerRow, PaymentChannel, PaymentRow, TerminalRow } from "../../store/rows";
+import type { PartnerRow, TerminalRow } from "../../store/rows";
+import type { NewPayment, PaymentChannel, PaymentRow } from "../../store/rows-money";
 
 /** docs/contract.md, What kasa does: currency is always TRY and not a request field. */
 export const CURRENCY = "TRY";

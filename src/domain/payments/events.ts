@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../../errors";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 import type { Repos } from "../../store/store";
 
 // In-unit payment events. A payment's transitions tell whoever else keeps rows about the payment

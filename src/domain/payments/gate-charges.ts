@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import type { Repos } from "../../store/store";
 import { CAPTURE_CHECK_TIMER } from "./check-timing";
 import { connectionOfAttempt } from "./routing";
-import type { AttemptRow } from "../../store/rows";
+import type { AttemptRow } from "../../store/rows-money";
 
 // An attempt at a bank that charges at its own 3D gate may have been charged though its callback
 // never came; the unit that ends it opens the question to the bank, which gate-checks.ts asks.

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import { bankOf } from "./bank-of";
 import { voidLateCapture } from "./capture-record";
 import { CAPTURE_CHECK_TIMER, nextCheckAtMs } from "./check-timing";
-import type { CaptureCheckRow } from "../../store/rows";
+import type { CaptureCheckRow } from "../../store/rows-money";
 
 // An attempt sent to a bank that charges at its own 3D gate (3D Pay: the callback carries the
 // result) may have been charged although its callback never came: the buyer closed the window

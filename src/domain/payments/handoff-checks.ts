@@ -13,7 +13,8 @@ import { routeAttempt, type AttemptRoute } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
 import { refuse, type HandoffRefusal } from "./handoff-outcomes";
-import type { BinRow, PartnerRow, PaymentRow } from "../../store/rows";
+import type { BinRow, PartnerRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 /** Every check passed: the attempt is recorded as `starting` and the ref is used up. */
 export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string; route: AttemptRoute };

@@ -9,7 +9,7 @@ import type { CardForm } from "./card-form";
 import { decideStart, type StartGranted } from "./handoff-checks";
 import { refuse, type HandoffResult } from "./handoff-outcomes";
 import { callbackUrlOf } from "./handoff-paths";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 /**
  * docs/checkout.md, The handoff relay and the 3D step: from a checked card form to the bank's 3D form. Crash-safe in three

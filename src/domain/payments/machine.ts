@@ -1,4 +1,4 @@
-import type { AttemptStatus, PaymentStatus } from "../../store/rows";
+import type { AttemptStatus, PaymentStatus } from "../../store/rows-money";
 
 // docs/contract.md#payment-states and docs/contract.md#payments as data. Every status change of a payment or a card attempt goes
 // through these tables: the store's conditional updates take their `from` lists from here.

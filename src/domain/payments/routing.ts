@@ -1,5 +1,5 @@
 import { invariant } from "../../invariant";
-import type { AttemptRow, PaymentRow } from "../../store/rows";
+import type { AttemptRow, PaymentRow } from "../../store/rows-money";
 import type { Repos } from "../../store/store";
 
 /** Where one card attempt goes: the terminal that serves it and the connection whose bank is called. */

@@ -4,7 +4,7 @@ import type { Repos } from "../../store/store";
 import { isHoldingStatus } from "./machine";
 import { expireIfDue, isPaymentDue } from "./transitions";
 import type { RefundSummary } from "./view";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 // Lookups of docs/contract.md, Read a payment, both scoped to the caller: another partner's payment reads
 // as absent (404 payment_not_found), like an unknown one.

@@ -7,7 +7,8 @@ import { enqueueWebhook } from "../webhooks/outbox";
 import { notifySubscribers } from "./events";
 import { askAboutGateCharges } from "./gate-charges";
 import { ATTEMPT_TRANSITIONS, PAYMENT_TRANSITIONS } from "./machine";
-import type { CaptureFacts, PaymentRow, TerminalRow } from "../../store/rows";
+import type { TerminalRow } from "../../store/rows";
+import type { CaptureFacts, PaymentRow } from "../../store/rows-money";
 
 // The payment's own status moves (docs/contract.md, Payment states), each with its outbox row and
 // then its event to the subscribers (its link's move) in the SAME unit of work. Each answers

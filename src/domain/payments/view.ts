@@ -1,6 +1,6 @@
 import { toIso } from "../checks/istanbul-time";
 import { handoffUrlOf } from "./handoff-paths";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 /** docs/contract.md, Create a payment. */
 export type PaymentCreatedJson = {

@@ -1,4 +1,4 @@
-import type { PaymentStatus, RefundMethod, RefundStatus } from "../../store/rows";
+import type { PaymentStatus, RefundMethod, RefundStatus } from "../../store/rows-money";
 
 // docs/contract.md#refunds as data: refund methods and statuses, and how an approved refund moves its payment
 // (docs/contract.md, Payments: `voided`, `refunded`; a partial refund keeps it `captured`). The store's conditional

@@ -6,7 +6,7 @@ import type { Repos } from "../../store/store";
 import { bankOf, captureConnectionOf } from "../payments/bank-of";
 import { enqueueWebhook } from "../webhooks/outbox";
 import { PAYMENT_REFUND_MOVES, REFUND_TRANSITIONS } from "./machine";
-import type { RefundOutcome, RefundRow } from "../../store/rows";
+import type { RefundOutcome, RefundRow } from "../../store/rows-money";
 
 // The bank side of a refund (DESIGN request flow 3): the refund row is `pending` before the bank is
 // asked, the bank is asked outside any unit of work, and its answer is recorded in a second unit

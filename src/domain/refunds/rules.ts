@@ -2,7 +2,7 @@ import { fail } from "../../errors";
 import { invariant } from "../../invariant";
 import { REFUNDS_PER_PAYMENT_MAX } from "../../limits";
 import { REFUNDABLE_STATUSES } from "./machine";
-import type { PaymentStatus, RefundMethod } from "../../store/rows";
+import type { PaymentStatus, RefundMethod } from "../../store/rows-money";
 
 /**
  * Which refund endpoint was called (docs/contract.md, Refunds): `auto` is `POST …/refunds`, which picks

@@ -7,7 +7,8 @@ import { istanbulDate } from "../checks/istanbul-time";
 import { recordRefundResult, sendToBank } from "./record";
 import { decideRefund, type RefundEndpoint } from "./rules";
 import type { RefundBody } from "./schema";
-import type { PartnerRow, PaymentRow, RefundRow } from "../../store/rows";
+import type { PartnerRow } from "../../store/rows";
+import type { PaymentRow, RefundRow } from "../../store/rows-money";
 
 // docs/contract.md, Refunds / The refund record. A refund takes two units of work around one bank
 // call: the first checks every rule and inserts the refund `pending`, which reserves its amount

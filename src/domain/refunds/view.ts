@@ -1,6 +1,6 @@
 import { isRefundMarker } from "../../bank/gateway";
 import { toIso } from "../checks/istanbul-time";
-import type { RefundRow } from "../../store/rows";
+import type { RefundRow } from "../../store/rows-money";
 
 /** docs/contract.md, The refund record, field for field. */
 export type RefundJson = {

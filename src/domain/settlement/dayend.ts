@@ -3,7 +3,7 @@ import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { dayEndDueAtMs, dayEndsDue, runDayOf } from "./days";
 import { formBatch, payBatch } from "./payouts";
-import type { PayoutBatchRow } from "../../store/rows";
+import type { PayoutBatchRow } from "../../store/rows-money";
 
 // Day end (docs/contract.md, Refunds / The sandbox; docs/decisions.md, Readings of the contract), run by the timer wheel at 00:00 Istanbul and by `kasa dayend`.
 // One unit claims the day (the dayends row: INSERT … ON CONFLICT DO NOTHING decides who runs it,

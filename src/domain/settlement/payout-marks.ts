@@ -5,7 +5,7 @@ import type { Repos } from "../../store/store";
 import type { Timers } from "../../timers";
 import { toLira } from "../../lira";
 import { awaitsBankPayout, markPayout, type PayoutMark } from "./payouts";
-import type { PayoutBatchRow, PayoutStatus } from "../../store/rows";
+import type { PayoutBatchRow, PayoutStatus } from "../../store/rows-money";
 
 // Payouts an operator transfers (docs/operating.md, "Real banks: connections and payouts"): a
 // payout is not an acquiring call, so a day end's batch with a real bank's connection stays

@@ -7,7 +7,7 @@ import { invariant } from "../../invariant";
 import { BANK_RETRY_MS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { enqueueWebhook } from "../webhooks/outbox";
-import type { PayoutBatchRow, PayoutStatus } from "../../store/rows";
+import type { PayoutBatchRow, PayoutStatus } from "../../store/rows-money";
 
 // Payouts (docs/contract.md, Refunds; docs/decisions.md, Readings of the contract). At each day end, per partner: the settled captures whose value date has
 // come (netToPartner each) minus the approved credit refunds not netted yet form one batch. The

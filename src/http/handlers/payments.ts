@@ -4,7 +4,7 @@ import { paymentByCode, paymentByTxCode, refundSummariesOf } from "../../domain/
 import { toPaymentCreatedJson, toPaymentJson } from "../../domain/payments/view";
 import type { ApiContext, ApiReply } from "../endpoint";
 import { parseWith } from "../read";
-import type { PaymentRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 /** docs/contract.md, Create a payment: 201 for a new payment, 200 for an idempotent replay. */
 export async function createPayment(ctx: ApiContext<CreatePaymentBody>): Promise<ApiReply> {

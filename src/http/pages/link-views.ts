@@ -5,7 +5,8 @@ import { linkUrlOf } from "../../domain/link-checkout/paths";
 import type { LinkPageState } from "../../domain/link-checkout/state";
 import { html, type PageResponse, type SafeHtml } from "../../html";
 import { installmentText, linkButton, renderLinkPage } from "./link-html";
-import type { LinkRow, PaymentRow } from "../../store/rows";
+import type { LinkRow } from "../../store/rows";
+import type { PaymentRow } from "../../store/rows-money";
 
 // What a link page says about the link and about an attempt's result (docs/checkout.md, Payment link pages). Pages are
 // Turkish (lang="tr"); instants are Istanbul wall time (docs/contract.md, Identifiers and formats).

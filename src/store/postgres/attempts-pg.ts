@@ -1,4 +1,4 @@
-import type { AttemptRow } from "../rows";
+import type { AttemptRow } from "../rows-money";
 import type { AttemptsOps } from "../money-ops";
 import type { Pg } from "./pg";
 

@@ -1,4 +1,4 @@
-import type { CaptureCheckRow } from "../rows";
+import type { CaptureCheckRow } from "../rows-money";
 import type { BankOps } from "../money-ops";
 import type { Pg } from "./pg";
 

@@ -1,4 +1,4 @@
-import type { PaymentPatch, RefundPatch } from "../rows";
+import type { PaymentPatch, RefundPatch } from "../rows-money";
 import type { FixturesOps } from "../store";
 import type { Pg } from "./pg";
 

@@ -1,5 +1,6 @@
 import type { OperatorOps } from "../money-ops";
-import type { LinkSummaryRow, OperatorFilter, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";
+import type { LinkSummaryRow, OperatorFilter } from "../rows";
+import type { PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows-money";
 import type { Pg } from "./pg";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-pg";
 

@@ -1,5 +1,5 @@
 import type { PanelOps } from "../panel-ops";
-import type { PaymentSummaryRow } from "../rows";
+import type { PaymentSummaryRow } from "../rows-money";
 import type { Pg } from "./pg";
 import { PAYMENT_SUMMARY } from "./operator-pg";
 

@@ -1,5 +1,5 @@
 import type { PendingQuery, Row } from "postgres";
-import type { NewPayment, PaymentRow, PaymentStatus } from "../rows";
+import type { NewPayment, PaymentRow, PaymentStatus } from "../rows-money";
 import type { PaymentsOps } from "../money-ops";
 import { connectionUsagePg } from "./connection-usage-pg";
 import type { Pg } from "./pg";

@@ -1,4 +1,4 @@
-import type { RefundRow, RefundTotals } from "../rows";
+import type { RefundRow, RefundTotals } from "../rows-money";
 import type { RefundsOps } from "../money-ops";
 import type { Pg } from "./pg";
 

@@ -1,5 +1,5 @@
 import type { SettlementOps } from "../money-ops";
-import type { PayoutBatchRow } from "../rows";
+import type { PayoutBatchRow } from "../rows-money";
 import type { Pg } from "./pg";
 
 // Day end, settlement and payout batches (docs/contract.md, Refunds) on PostgreSQL (issue 23): the same answers as

@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { AttemptRow, AttemptStatus } from "../rows";
+import type { AttemptRow, AttemptStatus } from "../rows-money";
 import type { NewAttempt } from "../money-ops";
 
 // Card attempts of a payment (docs/checkout.md). An attempt is recorded before the bank is called and

@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { CaptureCheckOutcome, CaptureCheckRow } from "../rows";
+import type { CaptureCheckOutcome, CaptureCheckRow } from "../rows-money";
 
 // The bank side of card attempts (issue 16, docs/banks.md): the one-Auth-per-attempt claim and the
 // capture follow-ups (status questions about unknown outcomes, voids of late approvals).

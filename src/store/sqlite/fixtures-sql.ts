@@ -1,5 +1,6 @@
 import type { Db, SqlValue } from "./db-types";
-import type { BinRow, PaymentPatch, PayoutBatchRow, PayoutStatus, PspRow, RefundPatch, RefundRow } from "../rows";
+import type { BinRow, PspRow } from "../rows";
+import type { PaymentPatch, PayoutBatchRow, PayoutStatus, RefundPatch, RefundRow } from "../rows-money";
 
 // Operations only the tests call (issue 18: tests use named store operations, never SQL). Some
 // read what no feature needs to read; the writes reach states no transition makes (a forced status,

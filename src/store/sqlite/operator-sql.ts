@@ -1,7 +1,8 @@
 import type { Db, SqlValue } from "./db-types";
 import { REFUND_COLUMNS } from "./refunds-sql";
 import { PAYOUT_BATCH_COLUMNS } from "./settlement-sql";
-import type { LinkRow, LinkSummaryRow, OperatorFilter, PaymentRow, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows";
+import type { LinkRow, LinkSummaryRow, OperatorFilter } from "../rows";
+import type { PaymentRow, PaymentSummaryRow, PayoutBatchRow, RefundRow } from "../rows-money";
 
 // Read-only views for the operator CLI (docs/operating.md, The operator CLI): listings across partners and the rows the
 // API never shows (refunds by batch, payout batches). Kept apart from the resources' own files so

@@ -1,6 +1,6 @@
 import type { Db, SqlValue } from "./db-types";
 import { PAYMENT_SUMMARY } from "./operator-sql";
-import type { PaymentPageFilter, PaymentSummaryRow } from "../rows";
+import type { PaymentPageFilter, PaymentSummaryRow } from "../rows-money";
 
 // The merchant panel's partner-scoped reads (docs/panel.md). Every query starts from the partner's
 // own index range (payments_by_partner), so a listing never scans other partners' rows.

@@ -1,6 +1,6 @@
 import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
-import type { CaptureFacts, CardFacts, NewPayment, PaymentRow, PaymentStatus } from "../rows";
+import type { CaptureFacts, CardFacts, NewPayment, PaymentRow, PaymentStatus } from "../rows-money";
 
 // Payments (docs/contract.md, The payment record / Payment states / Payments). Status changes are conditional updates: each names
 // the states it may leave (the machine table's `from`, passed in by the domain) and reports

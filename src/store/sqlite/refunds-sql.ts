@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { NewRefund, PaymentStatus, RefundOutcome, RefundRow, RefundStatus, RefundTotals } from "../rows";
+import type { NewRefund, PaymentStatus, RefundOutcome, RefundRow, RefundStatus, RefundTotals } from "../rows-money";
 
 // Refunds and voids (docs/contract.md, The refund record / Refunds), and the payment columns a refund moves
 // (refunded_amount, status). Every change is a conditional update that names the states it may

@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { PartnerDue, PayoutBatchRow, PayoutStatus } from "../rows";
+import type { PartnerDue, PayoutBatchRow, PayoutStatus } from "../rows-money";
 
 // Day end, settlement and payout batches (docs/contract.md, Refunds). A day end is claimed once per Istanbul date
 // by inserting its row; settling and batching are set-wise conditional updates, so a second run

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exceededConnectionLimit } from "../../../src/domain/payments/connection-limits";
 import { openSqliteStore as openStore } from "../../../src/store/sqlite/sqlite-store";
 import type { SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
-import type { ConnectionRow, PaymentStatus } from "../../../src/store/rows";
+import type { ConnectionRow } from "../../../src/store/rows";
+import type { PaymentStatus } from "../../../src/store/rows-money";
 import { connectionRow, partnerRow, terminalRow } from "../../support/catalog-rows";
 
 // Product 4 limit usage by window, directly against the store (the API tests cover the codes).

@@ -4,7 +4,8 @@ import { withResult } from "../../../src/domain/payments/callback";
 import { parseCardForm } from "../../../src/domain/payments/card-form";
 import { ATTEMPT_TRANSITIONS, HOLDING_STATUSES, PAYMENT_STATUSES, PAYMENT_TRANSITIONS } from "../../../src/domain/payments/machine";
 import { toCaptureFacts } from "../../../src/domain/payments/transitions";
-import type { PaymentRow, TerminalRow } from "../../../src/store/rows";
+import type { TerminalRow } from "../../../src/store/rows";
+import type { PaymentRow } from "../../../src/store/rows-money";
 
 const T0 = Date.parse("2026-11-20T09:00:00.000Z");
 
