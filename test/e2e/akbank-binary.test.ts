@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeForm } from "../../src/bank/akbank/form";
 import { akbankSimulatorSettings } from "../../src/bank/akbank/sim/settings";
@@ -24,32 +22,26 @@ beforeAll(async () => {
   sandbox = await startSandboxBinary("kasa-akbank-e2e-");
   ({ base, db } = sandbox);
   // A connection whose adapter gives up after 0.5 s: the `.91` fault (an answer after 65 s) in seconds.
-  const seed = join(dirname(db), "akbank-fast.json");
-  writeFileSync(
-    seed,
-    JSON.stringify({
-      connections: [
-        {
-          id: "vpos-akbank-fast",
-          psp: "psp-1",
-          bank: "akbank",
-          acceptsForeignCards: true,
-          akbank: akbankSimulatorSettings(base, "3d", 500),
-        },
-      ],
-      terminals: [
-        {
-          id: "T-6002",
-          partner: "ptn_demo",
-          connection: "vpos-akbank-fast",
-          installments: [1],
-          rates: [{ count: 1, rateBps: 189 }],
-        },
-      ],
-    }),
-  );
-  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
-  expect(seeded.status, seeded.stderr).toBe(0);
+  sandbox.seed("akbank-fast.json", {
+    connections: [
+      {
+        id: "vpos-akbank-fast",
+        psp: "psp-1",
+        bank: "akbank",
+        acceptsForeignCards: true,
+        akbank: akbankSimulatorSettings(base, "3d", 500),
+      },
+    ],
+    terminals: [
+      {
+        id: "T-6002",
+        partner: "ptn_demo",
+        connection: "vpos-akbank-fast",
+        installments: [1],
+        rates: [{ count: 1, rateBps: 189 }],
+      },
+    ],
+  });
 }, 60_000);
 
 let n = 0;

@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estSimulatorSettings } from "../../src/bank/est/sim/settings";
 import { encodeFormBytes } from "../../src/bank/form-bytes";
@@ -39,21 +37,15 @@ const terminal = (id: string, connection: string) => ({
 beforeAll(async () => {
   sandbox = await startSandboxBinary("kasa-est-e2e-");
   ({ base, db } = sandbox);
-  const dir = sandbox.dir;
+  const _dir = sandbox.dir;
   // A 3d_pay connection, and a 3d one with a short timeout for the "no answer" fault.
-  const seed = join(dir, "est.json");
-  writeFileSync(
-    seed,
-    JSON.stringify({
-      connections: [
-        { id: "vpos-est-pay", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d_pay", 5_000) },
-        { id: "vpos-est-fast", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d", 500) },
-      ],
-      terminals: [terminal("T-3002", "vpos-est-pay"), terminal("T-3003", "vpos-est-fast")],
-    }),
-  );
-  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
-  expect(seeded.status, seeded.stderr).toBe(0);
+  sandbox.seed("est.json", {
+    connections: [
+      { id: "vpos-est-pay", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d_pay", 5_000) },
+      { id: "vpos-est-fast", psp: "psp-1", bank: "est", acceptsForeignCards: true, est: est("3d", 500) },
+    ],
+    terminals: [terminal("T-3002", "vpos-est-pay"), terminal("T-3003", "vpos-est-fast")],
+  });
 }, 60_000);
 
 let n = 0;

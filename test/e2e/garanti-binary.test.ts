@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeFormText } from "../../src/bank/form-bytes";
 import { garantiSimulatorSettings } from "../../src/bank/garanti/sim/settings";
@@ -37,32 +35,26 @@ const terminal = (id: string, connection: string) => ({
 beforeAll(async () => {
   sandbox = await startSandboxBinary("kasa-garanti-e2e-");
   ({ base, db } = sandbox);
-  const dir = sandbox.dir;
-  const seed = join(dir, "garanti.json");
-  writeFileSync(
-    seed,
-    JSON.stringify({
-      connections: [
-        {
-          id: "vpos-garanti-pay",
-          psp: "psp-1",
-          bank: "garanti",
-          acceptsForeignCards: true,
-          garanti: garantiSimulatorSettings(base, "3d_pay", 5_000),
-        },
-        {
-          id: "vpos-garanti-fast",
-          psp: "psp-1",
-          bank: "garanti",
-          acceptsForeignCards: true,
-          garanti: garantiSimulatorSettings(base, "3d", 500),
-        },
-      ],
-      terminals: [terminal("T-4002", "vpos-garanti-pay"), terminal("T-4003", "vpos-garanti-fast")],
-    }),
-  );
-  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
-  expect(seeded.status, seeded.stderr).toBe(0);
+  const _dir = sandbox.dir;
+  sandbox.seed("garanti.json", {
+    connections: [
+      {
+        id: "vpos-garanti-pay",
+        psp: "psp-1",
+        bank: "garanti",
+        acceptsForeignCards: true,
+        garanti: garantiSimulatorSettings(base, "3d_pay", 5_000),
+      },
+      {
+        id: "vpos-garanti-fast",
+        psp: "psp-1",
+        bank: "garanti",
+        acceptsForeignCards: true,
+        garanti: garantiSimulatorSettings(base, "3d", 500),
+      },
+    ],
+    terminals: [terminal("T-4002", "vpos-garanti-pay"), terminal("T-4003", "vpos-garanti-fast")],
+  });
 }, 60_000);
 
 let n = 0;

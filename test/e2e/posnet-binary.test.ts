@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { posnetSimulatorSettings } from "../../src/bank/posnet/sim/settings";
 import { formClient, parseForms } from "../../src/http/sandbox/form-client";
@@ -23,22 +21,16 @@ afterAll(() => sandbox?.kill());
 beforeAll(async () => {
   sandbox = await startSandboxBinary("kasa-posnet-e2e-");
   ({ base, db } = sandbox);
-  const dir = sandbox.dir;
+  const _dir = sandbox.dir;
   // A connection with a short timeout for the "no answer" fault.
-  const seed = join(dir, "posnet.json");
-  writeFileSync(
-    seed,
-    JSON.stringify({
-      connections: [
-        { id: "vpos-posnet-fast", psp: "psp-1", bank: "posnet", acceptsForeignCards: true, posnet: posnetSimulatorSettings(base, 500) },
-      ],
-      terminals: [
-        { id: "T-5002", partner: "ptn_demo", connection: "vpos-posnet-fast", installments: [1], rates: [{ count: 1, rateBps: 199 }] },
-      ],
-    }),
-  );
-  const seeded = spawnSync("dist/kasa", ["seed", seed, "--db", db], { encoding: "utf8" });
-  expect(seeded.status, seeded.stderr).toBe(0);
+  sandbox.seed("posnet.json", {
+    connections: [
+      { id: "vpos-posnet-fast", psp: "psp-1", bank: "posnet", acceptsForeignCards: true, posnet: posnetSimulatorSettings(base, 500) },
+    ],
+    terminals: [
+      { id: "T-5002", partner: "ptn_demo", connection: "vpos-posnet-fast", installments: [1], rates: [{ count: 1, rateBps: 199 }] },
+    ],
+  });
 }, 60_000);
 
 let n = 0;

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port";
@@ -16,6 +16,8 @@ export type SandboxBinary = {
   headers: Record<string, string>;
   /** Everything the process printed so far, stdout and stderr. */
   output(): string;
+  /** `kasa seed` of these rows (a seed file's sections) into the sandbox's database; throws on a refusal. */
+  seed(name: string, rows: object): void;
   kill(): void;
 };
 
@@ -42,6 +44,12 @@ export async function startSandboxBinary(prefix: string): Promise<SandboxBinary>
     dir,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     output: () => text,
+    seed(name, rows) {
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify(rows));
+      const seeded = spawnSync("dist/kasa", ["seed", file, "--db", db], { encoding: "utf8" });
+      if (seeded.status !== 0) throw new Error(`kasa seed ${name}: ${seeded.stderr}`);
+    },
     kill: () => {
       if (child.exitCode === null) child.kill("SIGKILL");
     },
