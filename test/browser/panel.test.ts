@@ -259,7 +259,12 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
       expect(await page.locator("#delivery-status").innerText()).toBe("failed");
       await checkPage("webhook-failed");
       receiver.reset();
+      // The resend answers 303 to the delivery's page: wait for that page (the request the redirect
+      // made) before reloading, or the reload races the navigation still under way.
+      const redirected = page.waitForResponse((r) => r.request().method() === "GET" && r.request().redirectedFrom() !== null);
       await page.getByRole("button", { name: "Yeniden gönder" }).click();
+      await redirected;
+      await page.waitForLoadState("load");
       await deps.timers.runDue();
       await page.reload();
       expect(await page.locator("#delivery-status").innerText()).toBe("delivered");
