@@ -91,7 +91,13 @@ export type Start3dResult =
   /** Auto-submit this form (POST) to `action`; it carries card fields, as real 3D models do. */
   | { kind: "form"; action: string; fields: BankFormFields }
   /** Card-level decline before authentication: `payment_declined`, the attempt counts (7.3). */
-  | { kind: "declined" };
+  | { kind: "declined" }
+  /**
+   * A call made before the buyer leaves (an enrollment or 3D-start request) failed technically:
+   * no answer, a timeout, HTTP 5xx or an unreadable answer. The bank never had the attempt, so a
+   * router tries its next member (docs/routing.md); a plain terminal refuses it as a decline.
+   */
+  | { kind: "unavailable"; detail: string };
 
 /** What the buyer's browser posted back from the bank: parsed, and the raw bytes (EST hashes those). */
 export interface BankCallback {

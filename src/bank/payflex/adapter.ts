@@ -34,9 +34,12 @@ async function start3d(config: PayflexConfig, transport: PayflexTransport, input
       brand,
     }),
   );
-  const answer = readEnrollment(await postForm(config.mpiUrl, body, config.timeoutMs, transport));
-  // Not enrolled, an error, or no answer: nothing can move without kasa's Sale, which it never sends.
-  if (answer === null || answer.status !== "Y" || !isHttpUrl(answer.acsUrl)) return { kind: "declined" };
+  const text = await postForm(config.mpiUrl, body, config.timeoutMs, transport);
+  const answer = text === null ? null : readEnrollment(text);
+  // No answer or an unreadable one: the MPI never had the attempt (a router tries its next member).
+  if (answer === null) return { kind: "unavailable", detail: "the MPI's enrollment answer was missing or unreadable" };
+  // Not enrolled or an error: nothing can move without kasa's Sale, which it never sends.
+  if (answer.status !== "Y" || !isHttpUrl(answer.acsUrl)) return { kind: "declined" };
   return { kind: "form", action: answer.acsUrl, fields: { PaReq: answer.paReq, TermUrl: answer.termUrl, MD: answer.md } };
 }
 

@@ -28,6 +28,8 @@ async function start3d(config: PosnetConfig, transport: PosnetTransport, input: 
       tranType: "Sale",
     },
   });
+  // No answer or an unreadable one: the bank never had the attempt (a router tries its next member).
+  if (answer === null) return { kind: "unavailable", detail: "oosRequestData got no readable answer" };
   const block = child(answer, "oosRequestDataResponse");
   const data1 = textOf(block, "data1");
   const data2 = textOf(block, "data2");
