@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS connections (
   monthly_max     INTEGER,
   window_minutes  INTEGER,
   window_max      INTEGER,
-  bank_config     TEXT     -- JSON settings of a non-sim bank (docs/banks.md `est` object); added in version 5
+  bank_config     TEXT,    -- JSON settings of a non-sim bank (docs/banks.md `est` object); added in version 5
+  breaker         TEXT     -- JSON {failures, windowSeconds, cooldownSeconds} (docs/routing.md), NULL = defaults; version 9
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS partners (
@@ -68,7 +69,11 @@ CREATE TABLE IF NOT EXISTS terminals (
   value_days            INTEGER NOT NULL DEFAULT 1,
   value_days_by_count   TEXT,                   -- JSON object count -> days, NULL = none
   bank                  TEXT,
-  allowed_card_families TEXT                    -- JSON array, NULL = all
+  allowed_card_families TEXT,                   -- JSON array, NULL = all
+  -- JSON routing of a router (docs/routing.md), NULL on a plain terminal; version 9. A router keeps
+  -- no rates or counts of its own; its connection_id is its fallback-first member's at seed time,
+  -- only because the column is required: routing never reads it.
+  routing               TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terminals_partner ON terminals(partner_id);
 
@@ -185,7 +190,10 @@ CREATE TABLE IF NOT EXISTS payment_attempts (
   -- Nullable only because a database of an older kasa gains them by ALTER TABLE (filled from the
   -- attempt's payment, migrate.ts); kasa writes both on every attempt.
   terminal_id   TEXT REFERENCES terminals(id),
-  connection_id TEXT REFERENCES connections(id)
+  connection_id TEXT REFERENCES connections(id),
+  -- JSON {rule, order, skipped: [{terminalId, reason}]}: how a router chose the attempt's member
+  -- (docs/routing.md); NULL for an attempt of a plain terminal. Version 9.
+  route         TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
 
@@ -311,6 +319,26 @@ BEGIN
       + CAST(strftime('%m', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) - 1
   ) AS u WHERE true
   -- Clamped to ±2^62 so no sum can overflow: any total past 2^53 is over every limit anyway.
+  ON CONFLICT (connection_id, unit, key)
+  DO UPDATE SET amount = MAX(MIN(amount + excluded.amount, 4611686018427387904), -4611686018427387904);
+END;
+
+-- A router moves a counted payment onto the connection of the member that serves its attempt
+-- (docs/routing.md): the amount leaves the old connection's totals and joins the new one's.
+CREATE TRIGGER IF NOT EXISTS payments_usage_connection AFTER UPDATE OF connection_id ON payments
+WHEN OLD.connection_id <> NEW.connection_id AND OLD.status IN ('initiated', 'captured') AND NEW.status IN ('initiated', 'captured')
+BEGIN
+  INSERT INTO connection_usage (connection_id, unit, key, amount)
+  SELECT c.id, u.unit, u.key, c.sign * NEW.amount
+  FROM (SELECT OLD.connection_id AS id, -1 AS sign UNION ALL SELECT NEW.connection_id, 1) AS c, (
+    SELECT 's' AS unit, NEW.created_at_ms / 1000 AS key UNION ALL
+    SELECT 'm', NEW.created_at_ms / 60000 UNION ALL
+    SELECT 'h', NEW.created_at_ms / 3600000 UNION ALL
+    SELECT 'd', (NEW.created_at_ms + 10800000) / 86400000 UNION ALL
+    SELECT 'w', ((NEW.created_at_ms + 10800000) / 86400000 + 3) / 7 UNION ALL
+    SELECT 'mo', CAST(strftime('%Y', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) * 12
+      + CAST(strftime('%m', (NEW.created_at_ms + 10800000) / 1000, 'unixepoch') AS INTEGER) - 1
+  ) AS u WHERE true
   ON CONFLICT (connection_id, unit, key)
   DO UPDATE SET amount = MAX(MIN(amount + excluded.amount, 4611686018427387904), -4611686018427387904);
 END;

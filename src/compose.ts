@@ -1,3 +1,4 @@
+import { createRouteDecisions } from "./domain/routing/decisions";
 import type { H3 } from "h3";
 import { createApp as createH3App } from "./app";
 import { createBanks } from "./bank/banks";
@@ -65,6 +66,7 @@ export async function createDeps(opts: DepsOptions): Promise<Deps> {
     timers,
     rateLimiter: opts.rateLimiter,
     paymentSubscribers: PAYMENT_SUBSCRIBERS,
+    routeDecisions: createRouteDecisions(),
     banks: createBanks(modules, {
       fetch: opts.bankFetch ?? ((input, init) => fetch(input, init)),
       log: opts.log,

@@ -2,6 +2,7 @@ import type { BankRegistry } from "./bank/banks";
 import type { Clock } from "./clock";
 import type { PaymentSubscriber } from "./domain/payments/events";
 import type { RateLimiter } from "./domain/rate-limits/limiter";
+import type { RouteDecisions } from "./domain/routing/decisions";
 import type { Ids } from "./ids";
 import type { Log } from "./log-port";
 import type { Store } from "./store/store";
@@ -36,4 +37,6 @@ export type Deps = {
    * at composition (payment-subscribers.ts), so payments never import their subscribers.
    */
   paymentSubscribers: readonly PaymentSubscriber<Deps>[];
+  /** Told every router decision (docs/routing.md), for the metric. */
+  routeDecisions: RouteDecisions;
 };

@@ -11,7 +11,7 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
  * payment and refund transitions, rate-limit refusals by budget, bank calls with latency; and
  * prom-client's default process metrics (CPU, memory, event-loop lag), prefixed `kasa_`.
  */
-export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rateLimiter" | "banks">): {
+export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rateLimiter" | "banks" | "routeDecisions">): {
   registry: Registry;
   onRequest(r: RequestRecord): void;
 } {
@@ -65,6 +65,12 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     bankCalls.inc({ bank: c.bank, operation: c.operation, outcome: c.outcome });
     bankLatency.observe(c.ms / 1000, { bank: c.bank, operation: c.operation });
   });
+  const routes = new Counter(registry, "kasa_route_decisions_total", "Router decisions by router, rule and serving member (none: refused).", [
+    "terminal",
+    "rule",
+    "member",
+  ]);
+  deps.routeDecisions.observe((d) => routes.inc({ terminal: d.terminal, rule: d.rule, member: d.member ?? "none" }));
   return {
     registry,
     onRequest(r) {

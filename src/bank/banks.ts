@@ -34,6 +34,8 @@ export interface BankRegistry {
   payoutGateway(bankIds: readonly string[]): BankGateway | null;
   /** The service metrics (docs/operating.md): told every bank call (bank, operation, outcome, latency). */
   observeCalls(observer: (call: BankCall) => void): void;
+  /** Each connection's health breaker (docs/routing.md, Health): routers skip a connection it does not admit. */
+  health: { admits(connectionId: string): boolean };
 }
 
 export function createBanks(modules: readonly BankModule[], env: BanksEnv): BankRegistry {
@@ -87,5 +89,6 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     observeCalls(next) {
       observer = next;
     },
+    health: { admits: () => true },
   };
 }

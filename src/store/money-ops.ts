@@ -28,6 +28,18 @@ export interface PaymentsOps {
   markThreeDStarted(code: string, from: readonly PaymentStatus[], c: CardFacts, atMs: number): Promise<boolean>;
   /** A decline at 3D start: the ref is usable again and the attempt counts (docs/contract.md, Payment states). */
   releaseThreeD(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
+  /**
+   * A router whose members all failed before the buyer left (docs/routing.md): the ref is usable
+   * again and nothing counts, as after a connection limit.
+   */
+  reopenThreeD(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
+  /** Re-prices a started payment for the member that took its attempt over (a failover). */
+  repriceThreeD(code: string, from: readonly PaymentStatus[], c: Pick<CardFacts, "appliedRateBps" | "appliedFixedFee">, atMs: number): Promise<boolean>;
+  /**
+   * Moves a payment's limit usage onto another connection (a router's serving member); the
+   * totals follow by trigger. False when it already counts there.
+   */
+  moveConnection(code: string, connectionId: string, atMs: number): Promise<boolean>;
   /** A counted refusal before the bank was asked (card type, installment eligibility). */
   countAttempt(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
   markCaptured(code: string, from: readonly PaymentStatus[], c: CaptureFacts, atMs: number): Promise<boolean>;
@@ -62,7 +74,9 @@ export interface PaymentsOps {
 }
 
 /** An attempt as recorded: its route (terminal, connection) comes with it, chosen before the row exists. */
-export type NewAttempt = Pick<AttemptRow, "id" | "status" | "createdAtMs" | "paymentCode" | "counted" | "terminalId" | "connectionId">;
+export type NewAttempt = Pick<AttemptRow, "id" | "status" | "createdAtMs" | "paymentCode" | "counted" | "terminalId" | "connectionId"> & {
+  route?: AttemptRow["route"];
+};
 
 export interface AttemptsOps {
   get(id: string): Promise<AttemptRow | undefined>;
@@ -75,6 +89,8 @@ export interface AttemptsOps {
   lock(id: string): Promise<void>;
   byPayment(paymentCode: string): Promise<AttemptRow[]>;
   insert(a: NewAttempt): Promise<void>;
+  /** A router's failover within a `starting` attempt: the next member takes it (docs/routing.md). */
+  reroute(id: string, to: Pick<AttemptRow, "terminalId" | "connectionId" | "route">, atMs: number): Promise<boolean>;
   /** One conditional move; `counted` true also marks the attempt as counted. */
   move(id: string, from: readonly AttemptStatus[], to: AttemptStatus, atMs: number, counted?: boolean): Promise<boolean>;
   /** Closes every attempt of the payment still in `from` (window expiry); answers how many. */

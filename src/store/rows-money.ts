@@ -18,6 +18,25 @@ export type AttemptRow = {
    */
   terminalId: string | null;
   connectionId: string | null;
+  /** How a router chose the member (docs/routing.md); null for an attempt of a plain terminal. */
+  route: RouteRecord | null;
+};
+
+/** Why a router's candidate did not serve an attempt (docs/routing.md, Reasons). */
+export type RouteSkipReason =
+  | "inactive"
+  | "card_not_accepted"
+  | "installments_not_offered"
+  | "not_on_us"
+  | "limit_reached"
+  | "breaker_open"
+  | "unavailable";
+
+/** A router's decision for one attempt, as `kasa payments show --json` prints it. */
+export type RouteRecord = {
+  rule: string;
+  order: "rules" | "cheapest";
+  skipped: { terminalId: string; reason: RouteSkipReason }[];
 };
 
 export type CaptureCheckKind = "resolve" | "void";

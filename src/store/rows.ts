@@ -33,6 +33,37 @@ export type ConnectionRow = {
   windowMax: number | null;
   /** JSON settings of a non-sim bank (docs/banks.md), parsed and checked by the bank's adapter. */
   bankConfig: string | null;
+  /** The health breaker's settings (docs/routing.md, Health); null: the defaults. */
+  breaker: BreakerSettings | null;
+};
+
+export type BreakerSettings = { failures: number; windowSeconds: number; cooldownSeconds: number };
+
+/** What a routing rule matches (docs/routing.md): every key given must match; none matches all. */
+export type RuleWhen = {
+  bins?: string[];
+  brands?: string[];
+  banks?: string[];
+  families?: string[];
+  foreign?: boolean;
+  installmentsFrom?: number;
+  installmentsTo?: number;
+  amountFrom?: number;
+  amountTo?: number;
+};
+
+export type SplitShare = { terminal: string; weight: number };
+
+/** A rule orders candidates by `route` or by `split`, exactly one of them. */
+export type RoutingRule = { name: string; when: RuleWhen; route: string[] | null; split: SplitShare[] | null };
+
+/** A router's `routing` object as the seed checked it (docs/routing.md, The seed object). */
+export type RoutingConfig = {
+  members: string[];
+  rules: RoutingRule[];
+  fallback: string[];
+  order: "rules" | "cheapest";
+  onUsInstallments: boolean;
 };
 
 export type StoredRate = { count: number; brand: string | null; onUs: boolean | null; rateBps: number; fixedFee: number | null };
@@ -51,6 +82,8 @@ export type TerminalRow = {
   valueDaysByCount: Record<string, number> | null;
   bank: string | null;
   allowedCardFamilies: string[] | null;
+  /** Set on a router (docs/routing.md): its members serve its payments; null on a plain terminal. */
+  routing: RoutingConfig | null;
 };
 
 export type BinRow = {

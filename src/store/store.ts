@@ -138,9 +138,9 @@ export interface CatalogOps {
   terminal(id: string): Promise<TerminalRow | undefined>;
   upsertPsp(p: PspRow): Promise<void>;
   connections(): Promise<ConnectionRow[]>;
-  upsertConnection(c: Omit<ConnectionRow, "bankConfig"> & { bankConfig?: string | null }): Promise<void>;
+  upsertConnection(c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: ConnectionRow["breaker"] }): Promise<void>;
   terminals(partnerId: string | null): Promise<TerminalRow[]>;
-  upsertTerminal(t: TerminalRow): Promise<void>;
+  upsertTerminal(t: Omit<TerminalRow, "routing"> & { routing?: TerminalRow["routing"] }): Promise<void>;
   bin(bin: string): Promise<BinRow | undefined>;
   /**
    * Locks the connection's row until the unit ends, so units checking its limit totals (docs/seed.md, Partners, terminals and connections)

@@ -85,6 +85,7 @@ function drawCase(seed: number): Case {
       valueDaysByCount: null,
       bank: terminalBank,
       allowedCardFamilies: r.chance(0.15) ? ["credit"] : null,
+      routing: null,
     },
     accepts: { foreign: r.chance(0.5), debit: r.chance(0.8) },
     installmentCap: r.pick([null, null, 3, 6, 12]),

@@ -45,6 +45,7 @@ const connection = (id: string, over: Partial<ConnectionRow> = {}): ConnectionRo
   windowMinutes: 10,
   windowMax: 2_000_000,
   bankConfig: null,
+  breaker: null,
   ...over,
 });
 
@@ -65,6 +66,7 @@ const terminal = (id: string, partnerId: string, over: Partial<TerminalRow> = {}
   valueDaysByCount: { "3": 30 },
   bank: null,
   allowedCardFamilies: ["credit", "debit"],
+  routing: null,
   ...over,
 });
 

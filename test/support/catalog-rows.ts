@@ -18,6 +18,7 @@ export const connectionRow = (id: string, over: Partial<ConnectionRow> = {}): Co
   monthlyMax: null,
   windowMinutes: null,
   windowMax: null,
+  breaker: null,
   ...over,
 });
 
@@ -54,4 +55,5 @@ export const terminalRow = (t: Pick<TerminalRow, "id" | "partnerId" | "connectio
   valueDaysByCount: null,
   bank: null,
   allowedCardFamilies: null,
+  routing: null,
 });

@@ -1,7 +1,7 @@
 import { invariant } from "../../invariant";
 import type { BankGateway } from "../gateway";
 import type { BankModule, DemoContext } from "../module";
-import { TEST_CARDS } from "../test-cards";
+import { DEMO_BINS, TEST_CARDS } from "../test-cards";
 import { createSimBank, SIM_BANK_PATHS, type SimBank } from "./sim-bank";
 
 // The simulated bank (docs/banks.md): built in, the default bank of a connection, no settings. Its
@@ -11,6 +11,8 @@ import { createSimBank, SIM_BANK_PATHS, type SimBank } from "./sim-bank";
 const isSimBank = (gateway: BankGateway): gateway is SimBank => typeof (gateway as Partial<SimBank>).renderAcsPage === "function";
 
 const demoConnectionId = "vpos-1";
+/** A second simulated bank, "Demo Bank B" (program `world`), the demo router's other member. */
+const demoBankBConnectionId = "vpos-2";
 
 export const simBankModule: BankModule = {
   id: "sim",
@@ -52,6 +54,7 @@ export const simBankModule: BankModule = {
   demo: {
     connections: ({ psp }: DemoContext) => [
       { id: demoConnectionId, psp, bank: "sim", active: true, acceptsForeignCards: true, acceptsDebit: true, limits: null },
+      { id: demoBankBConnectionId, psp, bank: "sim", active: true, acceptsForeignCards: false, acceptsDebit: true, limits: null },
     ],
     terminals: ({ partner }: DemoContext) => [
       {
@@ -93,11 +96,37 @@ export const simBankModule: BankModule = {
           { count: 6, rateBps: 720, fixedFee: 50 },
         ],
       },
+      {
+        id: "T-9101",
+        partner,
+        connection: demoBankBConnectionId,
+        active: true,
+        commissionBasis: "gross",
+        installments: [1, 2, 3, 6],
+        infrastructure: "standard",
+        directCollection: false,
+        valueDays: 1,
+        bank: "Demo Bank B",
+        rates: [
+          { count: 1, rateBps: 189 },
+          { count: 2, rateBps: 340 },
+          { count: 3, rateBps: 430 },
+          { count: 6, rateBps: 650 },
+          { count: 1, onUs: true, rateBps: 139 },
+        ],
+      },
     ],
-    bannerTerminals: () => ["T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)"],
+    bannerTerminals: () => [
+      "T-1001 (gross, 1-12 installments), T-2001 (net, extended 3D window)",
+      "T-9101 (Demo Bank B on connection vpos-2, program world: on-us installments 1-6)",
+    ],
     bannerNotes: () => [
       "Test cards (any future expiry, any 3-digit CVV; 3D code 123456):",
       ...TEST_CARDS.map((c) => `  ${c.pan}  ${c.outcome}`),
+      `Demo Bank B (program world) cards: ${DEMO_BINS.filter((b) => b.bank === "Demo Bank B" && b.brand === "world")
+        .map((b) => TEST_CARDS.find((c) => c.pan.startsWith(b.bin))?.pan)
+        .filter((pan) => pan !== undefined)
+        .join(", ")}`,
     ],
   },
   payouts: "bank",

@@ -2,8 +2,10 @@ import { fail } from "../../errors";
 import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { AmountOverflowError } from "./math";
-import { optionsForCard, overviewFor, toEffectiveInstallments } from "./options";
-import type { BinRow, CardFamily, InstallmentOptionJson, InstallmentOverviewJson, QuoteRequest, TerminalPricing } from "./types";
+import { isRouter, overviewMember, routerOptions } from "../routing/router-terminal";
+import { optionsForCard, overviewFor } from "./options";
+import { toTerminalPricing } from "./pricing";
+import type { BinRow, InstallmentOptionJson, InstallmentOverviewJson, QuoteRequest, TerminalPricing } from "./types";
 import type { ConnectionRow, PartnerRow, TerminalRow } from "../../store/rows";
 
 // Loads what the pure installment code needs (types.ts) from the store. Options (4.8), the
@@ -25,13 +27,19 @@ export type OptionsQuote = { card: BinRow | null; pricing: TerminalPricing; opti
  * operator fixes it, while options describe what the terminal offers.
  */
 export async function resolveTerminal(q: Repos, terminalId: string, partner: PartnerRow): Promise<ResolvedTerminal> {
+  const terminal = await ownedTerminal(q, terminalId, partner);
+  const connection = await q.catalog.connection(terminal.connectionId);
+  invariant(connection, `terminal ${terminal.id} refers to a missing connection`);
+  return { terminal, connection, pricing: toTerminalPricing(terminal, connection, partner.installmentCap) };
+}
+
+/** The terminal or router, active and the caller's, else 403 (the three cases look the same). */
+export async function ownedTerminal(q: Repos, terminalId: string, partner: PartnerRow): Promise<TerminalRow> {
   const terminal = await q.catalog.terminal(terminalId);
   if (!terminal || terminal.partnerId !== partner.id || !terminal.active) {
     fail("terminal_not_allowed", "terminalId: not an active terminal of this account");
   }
-  const connection = await q.catalog.connection(terminal.connectionId);
-  invariant(connection, `terminal ${terminal.id} refers to a missing connection`);
-  return { terminal, connection, pricing: toTerminalPricing(terminal, connection, partner.installmentCap) };
+  return terminal;
 }
 
 /**
@@ -43,26 +51,19 @@ export async function resolveCardForTerminal(q: Repos, terminalId: string, partn
   return { ...resolved, card: (await q.catalog.bin(bin8)) ?? null };
 }
 
-/** docs/seed.md#partners-terminals-and-connections terminal + connection + the partner's cap, as the pure code reads them. */
-export function toTerminalPricing(terminal: TerminalRow, connection: ConnectionRow, installmentCap: number | null): TerminalPricing {
-  return {
-    commissionBasis: terminal.commissionBasis,
-    effectiveInstallments: toEffectiveInstallments(terminal.installments, installmentCap),
-    rates: terminal.rates,
-    bank: terminal.bank,
-    // The seed validates families against CARD_FAMILIES, so the stored strings are CardFamily.
-    allowedCardFamilies: terminal.allowedCardFamilies as CardFamily[] | null,
-    acceptsForeignCards: connection.acceptsForeignCards,
-    acceptsDebit: connection.acceptsDebit,
-  };
-}
-
 /** docs/contract.md, Options for a card: options for a BIN at a terminal; 403 when the card's family is not allowed there. */
 export async function quoteOptions(
   q: Repos,
   partner: PartnerRow,
   input: { terminalId: string; bin: string } & QuoteRequest,
 ): Promise<OptionsQuote> {
+  const terminal = await ownedTerminal(q, input.terminalId, partner);
+  if (isRouter(terminal)) {
+    // docs/routing.md, Installment options: each count from the member routing would choose.
+    const card = (await q.catalog.bin(input.bin)) ?? null;
+    const pricing = (await overviewMember(q, terminal, partner)).pricing;
+    return { card, pricing, options: await guardAsync(() => routerOptions(q, terminal, partner, input.bin, card, toRequest(input))) };
+  }
   const { card, pricing } = await resolveCardForTerminal(q, input.terminalId, partner, input.bin);
   const result = guardAmounts(() => optionsForCard(pricing, card, toRequest(input)));
   if (result.outcome === "family_not_allowed") {
@@ -77,7 +78,11 @@ export async function quoteOverview(
   partner: PartnerRow,
   input: { terminalId: string } & QuoteRequest,
 ): Promise<InstallmentOverviewJson> {
-  const { pricing } = await resolveTerminal(q, input.terminalId, partner);
+  const terminal = await ownedTerminal(q, input.terminalId, partner);
+  // A router's overview is its fallback-first member's (docs/routing.md, Installment options).
+  const pricing = isRouter(terminal)
+    ? (await overviewMember(q, terminal, partner)).pricing
+    : (await resolveTerminal(q, terminal.id, partner)).pricing;
   return guardAmounts(() => overviewFor(pricing, toRequest(input)));
 }
 
@@ -94,9 +99,21 @@ function guardAmounts<T>(compute: () => T): T {
   try {
     return compute();
   } catch (error) {
-    if (error instanceof AmountOverflowError) {
-      fail("validation_error", `baseAmount: with this share the ${error.field} would exceed ${Number.MAX_SAFE_INTEGER}`);
-    }
-    throw error;
+    return overflowed(error);
   }
+}
+
+async function guardAsync<T>(compute: () => Promise<T>): Promise<T> {
+  try {
+    return await compute();
+  } catch (error) {
+    return overflowed(error);
+  }
+}
+
+function overflowed(error: unknown): never {
+  if (error instanceof AmountOverflowError) {
+    fail("validation_error", `baseAmount: with this share the ${error.field} would exceed ${Number.MAX_SAFE_INTEGER}`);
+  }
+  throw error;
 }

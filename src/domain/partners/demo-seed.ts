@@ -1,4 +1,4 @@
-import type { BankModule, DemoContext } from "../../bank/module";
+import type { BankModule, DemoContext, DemoRow } from "../../bank/module";
 import { BANKS } from "../../bank/registry";
 import { parseSeed } from "./seed";
 import type { SeedConnection, SeedFile } from "./seed-schema";
@@ -39,11 +39,49 @@ export function demoSeed(bins: NonNullable<SeedFile["bins"]>, baseUrl: string, b
           payoutAccount: "TR000000000000000000000000",
         },
       ],
-      terminals: demos.flatMap((d) => d.terminals(ctx)),
+      terminals: withDemoRouter(demos.flatMap((d) => d.terminals(ctx))),
       bins,
     },
     banks,
   );
+}
+
+/** The demo router's members, those of this list of banks that exist (a test may run fewer banks). */
+const ROUTER_MEMBERS = ["T-1001", "T-9101", "T-3001"];
+
+/**
+ * docs/routing.md, The sandbox: router T-9001 over T-1001, T-9101 and T-3001. Foreign cards go to
+ * T-1001 (the only member that takes them); big payments split 70/30 between the two simulated
+ * banks; installments run only on the card's own bank.
+ */
+function withDemoRouter(terminals: readonly DemoRow[]): DemoRow[] {
+  const present = ROUTER_MEMBERS.filter((id) => terminals.some((t) => t.id === id));
+  if (!present.includes("T-1001") || !present.includes("T-9101")) return [...terminals];
+  const router = {
+    id: "T-9001",
+    partner: DEMO_PARTNER_ID,
+    active: true,
+    infrastructure: "standard",
+    commissionBasis: "gross",
+    routing: {
+      members: present,
+      rules: [
+        { name: "foreign", when: { foreign: true }, route: ["T-1001"] },
+        {
+          name: "big",
+          when: { amountFrom: 5_000_000 },
+          split: [
+            { terminal: "T-1001", weight: 70 },
+            { terminal: "T-9101", weight: 30 },
+          ],
+        },
+      ],
+      fallback: present,
+      order: "rules",
+      onUsInstallments: true,
+    },
+  };
+  return [...terminals, router];
 }
 
 /**

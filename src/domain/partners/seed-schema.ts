@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { BankModule } from "../../bank/module";
 import { API_KEY_MIN_CHARS } from "../../limits";
+import { breakerSchema, routingSchema } from "../routing/schema";
 
 // docs/seed.md, The seed file: the seed file. Absent and null are the same for optional fields (docs/decisions.md, Readings of the contract).
 
@@ -29,6 +30,7 @@ const connectionFields = {
       window: opt(v.strictObject({ minutes: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(44640)), maxAmount: amount })),
     }),
   ),
+  breaker: opt(breakerSchema),
 };
 
 /** The connection row of a seed file whose banks are `banks`: their ids, and each one's settings object. */
@@ -86,20 +88,24 @@ const rate = v.strictObject({
 const family = v.picklist(["credit", "debit", "prepaid", "foreign"]);
 const valueDays = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(365));
 
+// A router (docs/routing.md) has `routing` and none of connection, installments, rates, valueDays,
+// bank, directCollection, allowedCardFamilies; a plain terminal needs the first three. Both are
+// checked after the shape (seed-router.ts), so each refusal names its field.
 export const terminal = v.strictObject({
   id,
   partner: id,
-  connection: id,
+  connection: opt(id),
   active: opt(v.boolean()),
   commissionBasis: opt(v.picklist(["gross", "net"])),
-  installments: v.pipe(v.array(count), v.minLength(1), v.maxLength(36)),
+  installments: opt(v.pipe(v.array(count), v.minLength(1), v.maxLength(36))),
   infrastructure: opt(v.picklist(["standard", "extended"])),
   directCollection: opt(v.boolean()),
   // A number, or per-count overrides: {"default": 1, "6": 2}.
   valueDays: opt(v.union([valueDays, v.record(v.pipe(v.string(), v.regex(/^(default|\d{1,2})$/, "count or default")), valueDays)])),
   bank: opt(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
   allowedCardFamilies: opt(v.pipe(v.array(family), v.minLength(1))),
-  rates: v.pipe(v.array(rate), v.maxLength(500)),
+  rates: opt(v.pipe(v.array(rate), v.maxLength(500))),
+  routing: opt(routingSchema),
 });
 
 export const bin = v.strictObject({

@@ -7,6 +7,8 @@ import { CARD_ATTEMPT_LIMIT_DEFAULT } from "../../limits";
 import { Sensitive } from "../../sensitive";
 import type { Repos } from "../../store/store";
 import type { Store } from "../../store/store";
+import { toBreakerSettings, toRoutingConfig } from "../routing/schema";
+import { routerConnection, routerReferenceError, routerShapeError } from "./seed-router";
 import { seedFileSchema, type SeedConnection, type SeedFile } from "./seed-schema";
 
 export class SeedError extends Error {
@@ -28,7 +30,10 @@ export function parseSeed(json: unknown, banks: readonly BankModule[] = BANKS): 
   }
   const result = v.safeParse(schema, json, { abortPipeEarly: true });
   if (!result.success) throw new SeedError(describeIssue(result.issues[0]));
-  return result.output as SeedFile;
+  const seed = result.output as SeedFile;
+  const shape = routerShapeError(seed.terminals ?? []);
+  if (shape !== null) throw new SeedError(shape);
+  return seed;
 }
 
 /** docs/seed.md, The seed file: one transaction, upsert by id, so a wrong file writes nothing and a repeat is a no-op. */
@@ -71,10 +76,13 @@ async function checkReferences(tx: Repos, s: SeedFile, banks: readonly BankModul
   const partnerExists = async (id: string) => has(s.partners, id) || (await tx.partners.get(id)) !== undefined;
   for (const [i, t] of (s.terminals ?? []).entries()) {
     if (!(await partnerExists(t.partner))) throw new SeedError(`terminals[${i}].partner: unknown partner "${t.partner}"`);
-    if (!has(s.connections, t.connection) && !(await tx.catalog.connection(t.connection))) {
-      throw new SeedError(`terminals[${i}].connection: unknown connection "${t.connection}"`);
+    const connection = t.connection;
+    if (connection != null && !has(s.connections, connection) && !(await tx.catalog.connection(connection))) {
+      throw new SeedError(`terminals[${i}].connection: unknown connection "${connection}"`);
     }
   }
+  const routers = await routerReferenceError(tx, s.terminals ?? []);
+  if (routers !== null) throw new SeedError(routers);
   for (const [i, h] of (s.holds ?? []).entries()) {
     if (!(await partnerExists(h.partner))) throw new SeedError(`holds[${i}].partner: unknown partner "${h.partner}"`);
   }
@@ -109,34 +117,14 @@ async function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => 
       monthlyMax: l?.monthlyMax ?? null,
       windowMinutes: l?.window?.minutes ?? null,
       windowMax: l?.window?.maxAmount ?? null,
+      breaker: toBreakerSettings(c.breaker),
     });
   }
   for (const p of s.partners ?? []) await writePartner(tx, p, nowMs, newKeyId);
-  for (const t of s.terminals ?? []) {
-    const vd = t.valueDays;
-    const byCount = vd !== null && typeof vd === "object" ? Object.fromEntries(Object.entries(vd).filter(([k]) => k !== "default")) : null;
-    await tx.catalog.upsertTerminal({
-      id: t.id,
-      partnerId: t.partner,
-      connectionId: t.connection,
-      active: t.active ?? true,
-      commissionBasis: t.commissionBasis ?? "gross",
-      installments: [...new Set(t.installments)].sort((a, b) => a - b),
-      rates: t.rates.map((r) => ({
-        count: r.count,
-        brand: r.brand ?? null,
-        onUs: r.onUs ?? null,
-        rateBps: r.rateBps,
-        fixedFee: r.fixedFee ?? null,
-      })),
-      infrastructure: t.infrastructure ?? "standard",
-      directCollection: t.directCollection ?? false,
-      valueDays: typeof vd === "number" ? vd : (vd?.default ?? 1),
-      valueDaysByCount: byCount && Object.keys(byCount).length > 0 ? byCount : null,
-      bank: t.bank ?? null,
-      allowedCardFamilies: t.allowedCardFamilies ?? null,
-    });
-  }
+  const terminals = s.terminals ?? [];
+  // Plain terminals first: a router's row names its fallback-first member's connection.
+  for (const t of terminals) if (!t.routing) await writeTerminal(tx, t);
+  for (const t of terminals) if (t.routing) await writeRouter(tx, terminals, t);
   for (const b of s.bins ?? [])
     await tx.catalog.upsertBin({
       bin: b.bin,
@@ -146,21 +134,73 @@ async function writeSeed(tx: Repos, s: SeedFile, nowMs: number, newKeyId: () => 
       installments: b.installments ?? true,
     });
   for (const h of s.holds ?? []) await tx.acceptance.setHold({ partnerId: h.partner, reason: h.reason, sinceMs: nowMs });
-  for (const a of s.agreements ?? []) {
-    const existing = await tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
-    await tx.acceptance.upsertAgreement({
-      partnerId: a.partner,
-      agreementCode: a.agreementCode,
-      version: a.version,
-      agreementName: a.agreementName,
-      requirement: a.requirement,
-      kind: a.kind,
-      deadlineAtMs: a.deadlineAt ? Date.parse(a.deadlineAt) : null,
-      // Re-seeding keeps the original acceptance instant; `accepted: false` withdraws it.
-      acceptedAtMs: a.accepted ? (existing?.acceptedAtMs ?? nowMs) : null,
-      createdAtMs: existing?.createdAtMs ?? nowMs,
-    });
-  }
+  for (const a of s.agreements ?? []) await writeAgreement(tx, a, nowMs);
+}
+
+type SeedTerminal = NonNullable<SeedFile["terminals"]>[number];
+
+async function writeRouter(tx: Repos, terminals: readonly SeedTerminal[], t: SeedTerminal): Promise<void> {
+  const routing = t.routing;
+  if (!routing) return;
+  await tx.catalog.upsertTerminal({
+    id: t.id,
+    partnerId: t.partner,
+    connectionId: await routerConnection(tx, terminals, { ...t, routing }),
+    active: t.active ?? true,
+    commissionBasis: t.commissionBasis ?? "gross",
+    installments: [],
+    rates: [],
+    infrastructure: t.infrastructure ?? "standard",
+    directCollection: false,
+    valueDays: 1,
+    valueDaysByCount: null,
+    bank: null,
+    allowedCardFamilies: null,
+    routing: toRoutingConfig(routing),
+  });
+}
+
+async function writeTerminal(tx: Repos, t: SeedTerminal): Promise<void> {
+  const vd = t.valueDays;
+  const byCount = vd !== null && typeof vd === "object" ? Object.fromEntries(Object.entries(vd).filter(([k]) => k !== "default")) : null;
+  await tx.catalog.upsertTerminal({
+    id: t.id,
+    partnerId: t.partner,
+    connectionId: t.connection ?? "",
+    active: t.active ?? true,
+    commissionBasis: t.commissionBasis ?? "gross",
+    installments: [...new Set(t.installments ?? [])].sort((a, b) => a - b),
+    rates: (t.rates ?? []).map((r) => ({
+      count: r.count,
+      brand: r.brand ?? null,
+      onUs: r.onUs ?? null,
+      rateBps: r.rateBps,
+      fixedFee: r.fixedFee ?? null,
+    })),
+    infrastructure: t.infrastructure ?? "standard",
+    directCollection: t.directCollection ?? false,
+    valueDays: typeof vd === "number" ? vd : (vd?.default ?? 1),
+    valueDaysByCount: byCount && Object.keys(byCount).length > 0 ? byCount : null,
+    bank: t.bank ?? null,
+    allowedCardFamilies: t.allowedCardFamilies ?? null,
+    routing: null,
+  });
+}
+
+async function writeAgreement(tx: Repos, a: NonNullable<SeedFile["agreements"]>[number], nowMs: number): Promise<void> {
+  const existing = await tx.acceptance.agreement(a.partner, a.agreementCode, a.version);
+  await tx.acceptance.upsertAgreement({
+    partnerId: a.partner,
+    agreementCode: a.agreementCode,
+    version: a.version,
+    agreementName: a.agreementName,
+    requirement: a.requirement,
+    kind: a.kind,
+    deadlineAtMs: a.deadlineAt ? Date.parse(a.deadlineAt) : null,
+    // Re-seeding keeps the original acceptance instant; `accepted: false` withdraws it.
+    acceptedAtMs: a.accepted ? (existing?.acceptedAtMs ?? nowMs) : null,
+    createdAtMs: existing?.createdAtMs ?? nowMs,
+  });
 }
 
 async function writePartner(tx: Repos, p: NonNullable<SeedFile["partners"]>[number], nowMs: number, newKeyId: () => string): Promise<void> {

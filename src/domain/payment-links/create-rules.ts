@@ -3,6 +3,7 @@ import type { Repos } from "../../store/store";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { findSensitiveField, type FreeTextField } from "../checks/sensitive-data";
 import { toEffectiveInstallments } from "../installments/options";
+import { activeMembers, isRouter, unionOfCounts } from "../routing/router-terminal";
 import type { CreateLinkInput } from "./schema";
 import type { LinkItem, PartnerRow, TerminalRow } from "../../store/rows";
 
@@ -32,6 +33,15 @@ export function assertNoSensitiveData(input: CreateLinkInput): void {
   if (path !== null) fail("sensitive_data_not_allowed", `${path}: must not be a card number or IBAN`);
 }
 
+/**
+ * The counts a link of this terminal may allow: its effective set, or a router's union of its
+ * active members' sets (docs/routing.md, Before the card).
+ */
+export async function effectiveCounts(q: Repos, terminal: TerminalRow, partner: PartnerRow): Promise<number[]> {
+  if (!isRouter(terminal)) return toEffectiveInstallments(terminal.installments, partner.installmentCap);
+  return unionOfCounts(await activeMembers(q, terminal, partner));
+}
+
 /** docs/contract.md, Create a link: the terminal must belong to the caller and be active, else 403. */
 export async function usableTerminal(q: Repos, partnerId: string, terminalId: string): Promise<TerminalRow> {
   const terminal = await q.catalog.terminal(terminalId);
@@ -46,14 +56,9 @@ export async function usableTerminal(q: Repos, partnerId: string, terminalId: st
  * effective set (docs/seed.md, Partners, terminals and connections: its set capped by the partner's installmentCap). The echo is sorted
  * ascending and de-duplicated; null or absent means no restriction and stays null.
  */
-export function toAllowedCounts(
-  requested: readonly number[] | null | undefined,
-  terminal: TerminalRow,
-  partner: PartnerRow,
-): number[] | null {
+export function toAllowedCounts(requested: readonly number[] | null | undefined, effective: readonly number[]): number[] | null {
   if (requested === null || requested === undefined) return null;
   if (requested.length === 0) fail("installment_not_allowed", "allowedInstallmentCounts: must not be empty");
-  const effective = toEffectiveInstallments(terminal.installments, partner.installmentCap);
   const outside = requested.find((count) => !effective.includes(count));
   if (outside !== undefined) {
     fail(

@@ -7,7 +7,7 @@ import type { Repos } from "../../store/store";
 import type { Timers } from "../../timers";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { enqueueWebhook } from "../webhooks/outbox";
-import { assertNoSensitiveData, toAllowedCounts, toCheckedRedirectUrl, toLinkItems, usableTerminal } from "./create-rules";
+import { assertNoSensitiveData, effectiveCounts, toAllowedCounts, toCheckedRedirectUrl, toLinkItems, usableTerminal } from "./create-rules";
 import { expireDueLinksOf, expireLinkIfDue, isLinkDue, LINK_EXPIRY_TIMER } from "./expiry";
 import { hasMoreAfter, type LinkListQuery } from "./list-query";
 import { cancelRefusalOf, isOpenLinkStatus, LINK_TRANSITIONS, nextLinkStatus, OPEN_LINK_STATUSES } from "./machine";
@@ -36,7 +36,7 @@ export async function createLink(deps: Deps, partner: PartnerRow, input: CreateL
     const nowMs = deps.clock.nowMs();
     const terminal = await usableTerminal(tx, partner.id, input.terminalId);
     await assertAcceptingPayments(tx, partner, nowMs);
-    const allowedCounts = toAllowedCounts(input.allowedInstallmentCounts, terminal, partner);
+    const allowedCounts = toAllowedCounts(input.allowedInstallmentCounts, await effectiveCounts(tx, terminal, partner));
     const items = toLinkItems(input.items, input.amount);
     const link: LinkRow = {
       id: deps.ids.linkId(),

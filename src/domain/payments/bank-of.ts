@@ -18,6 +18,13 @@ export async function bankOf(deps: Deps, connectionId: string): Promise<BankGate
  * used before attempts recorded theirs.
  */
 export async function captureConnectionOf(q: Repos, payment: PaymentRow): Promise<string> {
-  const captured = (await q.attempts.byPayment(payment.code)).find((a) => a.status === "captured");
-  return captured?.connectionId ?? payment.connectionId;
+  return (await capturedAttempt(q, payment))?.connectionId ?? payment.connectionId;
 }
+
+/** The terminal that captured: a router's serving member (docs/routing.md), else the payment's own. */
+export async function captureTerminalOf(q: Repos, payment: PaymentRow): Promise<string> {
+  return (await capturedAttempt(q, payment))?.terminalId ?? payment.terminalId;
+}
+
+const capturedAttempt = async (q: Repos, payment: PaymentRow) =>
+  (await q.attempts.byPayment(payment.code)).find((a) => a.status === "captured");

@@ -68,7 +68,7 @@ export async function recordCapture(
   if ((await askSubscribers(tx, deps, "capturing", before, nowMs)) !== null)
     await failPayment(tx, deps, (await tx.payments.get(before.code)) ?? before, nowMs);
   const payment = (await tx.payments.get(before.code)) ?? before;
-  if (result.approved && (await capturePayment(tx, deps, payment, result, nowMs))) {
+  if (result.approved && (await capturePayment(tx, deps, payment, result, nowMs, attempt.terminalId ?? payment.terminalId))) {
     const t = ATTEMPT_TRANSITIONS.capture;
     await tx.attempts.move(attemptId, t.from, t.to, nowMs);
     await tx.bank.finishCheck(attemptId, "captured", nowMs);

@@ -4,7 +4,8 @@ import { THREE_D_WINDOW_EXTENDED_MS, THREE_D_WINDOW_STANDARD_MS } from "../../li
 import type { Repos } from "../../store/store";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { checkRedirectUrl } from "../checks/redirect-url";
-import { resolveTerminal } from "../installments/service";
+import { ownedTerminal, resolveTerminal } from "../installments/service";
+import { activeMembers, isRouter, placeAtCreate, unionOfCounts, type Router } from "../routing/router-terminal";
 import { exceededConnectionLimit } from "./connection-limits";
 import { PAYMENT_EXPIRY_TIMER } from "./expiry";
 import { isHoldingStatus } from "./machine";
@@ -84,19 +85,28 @@ async function createInUnit(
   nowMs: number,
   channel: "api" | "panel",
 ): Promise<CreateOutcome> {
-  const { terminal, connection, pricing } = await resolveTerminal(tx, r.terminalId, partner);
+  const terminal = await ownedTerminal(tx, r.terminalId, partner);
+  const target = isRouter(terminal) ? null : await resolveTerminal(tx, terminal.id, partner);
   await assertAcceptingPayments(tx, partner, nowMs);
   const holder = await holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
   if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
   if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
     fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
   }
-  if (!pricing.effectiveInstallments.includes(r.installment)) {
+  // A router (docs/routing.md, Before the card): its members' counts, and the first member with room.
+  const members = target === null ? await activeMembers(tx, terminal as Router, partner) : [];
+  const counts = target === null ? unionOfCounts(members) : target.pricing.effectiveInstallments;
+  if (!counts.includes(r.installment)) {
     fail("installment_not_allowed", "installment: not in the terminal's installment set");
   }
-  const limit = await exceededConnectionLimit(tx, connection, r.amount, nowMs, null);
-  if (limit !== null) fail(limit);
-  const payment = await insertPayment(tx, deps, terminal, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
+  let connectionId: string;
+  if (target === null) connectionId = await placeAtCreate(tx, members, r.amount, nowMs, true);
+  else {
+    const limit = await exceededConnectionLimit(tx, target.connection, r.amount, nowMs, null);
+    if (limit !== null) fail(limit);
+    connectionId = target.connection.id;
+  }
+  const payment = await insertPayment(tx, deps, terminal, connectionId, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
   return { replay: false, payment };
 }
 
@@ -150,7 +160,12 @@ export type LinkPaymentInput = {
  * checked here: for link payments they are a 3D-start refusal (docs/contract.md, Connection limits), generic page.
  */
 export async function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymentInput, nowMs: number): Promise<PaymentRow> {
-  const { terminal } = await resolveTerminal(tx, input.terminalId, input.partner);
+  const terminal = await ownedTerminal(tx, input.terminalId, input.partner);
+  // A router's link payment counts against its first active member with room, else its first
+  // active member: limits refuse a link payment at 3D start, never here.
+  const connectionId = isRouter(terminal)
+    ? await placeAtCreate(tx, await activeMembers(tx, terminal, input.partner), input.amount, nowMs, false)
+    : terminal.connectionId;
   const partnerTxCode = `PL-${input.linkId}-${input.n}`;
   if (await holdingPayment(tx, deps, input.partner.id, partnerTxCode, nowMs)) {
     fail("duplicate_partner_tx_code", "partnerTxCode: already used by an active payment");
@@ -166,18 +181,25 @@ export async function createLinkPayment(tx: Repos, deps: Deps, input: LinkPaymen
     linkId: input.linkId,
     principal: input.principal,
   };
-  return await insertPayment(tx, deps, terminal, request, nowMs);
+  return await insertPayment(tx, deps, terminal, connectionId, request, nowMs);
 }
 
 type Insertable = PaymentRequest & { channel: PaymentChannel; linkId: string | null; principal: number };
 
 /** docs/contract.md#payment-states first row: initiated, with a fresh paymentRef; the 3D window timer starts now. */
-async function insertPayment(tx: Repos, deps: Deps, terminal: TerminalRow, r: Insertable, nowMs: number): Promise<PaymentRow> {
+async function insertPayment(
+  tx: Repos,
+  deps: Deps,
+  terminal: TerminalRow,
+  connectionId: string,
+  r: Insertable,
+  nowMs: number,
+): Promise<PaymentRow> {
   const row: NewPayment = {
     code: deps.ids.paymentCode(),
     partnerId: terminal.partnerId,
     terminalId: terminal.id,
-    connectionId: terminal.connectionId,
+    connectionId,
     partnerTxCode: r.partnerTxCode,
     channel: r.channel,
     linkId: r.linkId,

@@ -4,11 +4,14 @@ import { invariant } from "../../invariant";
 import type { Repos } from "../../store/store";
 import { maskPan } from "../checks/mask";
 import { isChargeable } from "../installments/options";
-import { resolveCardForTerminal, toTerminalPricing, type ResolvedCard } from "../installments/service";
+import { toTerminalPricing } from "../installments/pricing";
+import { resolveCardForTerminal, type ResolvedCard } from "../installments/service";
 import type { InstallmentOptionJson } from "../installments/types";
 import { exceededConnectionLimit } from "./connection-limits";
 import { askSubscribers } from "./events";
 import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "./machine";
+import { isRouter } from "../routing/router-terminal";
+import { routeOnRouter, type Failover } from "./handoff-router";
 import { routeAttempt, type AttemptRoute } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
@@ -16,11 +19,22 @@ import { refuse, type HandoffRefusal } from "./handoff-outcomes";
 import type { BinRow, PartnerRow } from "../../store/rows";
 import type { PaymentRow } from "../../store/rows-money";
 
-/** Every check passed: the attempt is recorded as `starting` and the ref is used up. */
-export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string; route: AttemptRoute };
+/**
+ * Every check passed: the attempt is recorded as `starting` and the ref is used up. `failover`:
+ * a router's attempt, which a technical failure before the buyer leaves hands to the next member.
+ */
+export type StartGranted = { kind: "granted"; payment: PaymentRow; attemptId: string; route: AttemptRoute; failover: Failover | null };
 
 /** Checks 5-10 passed on the attempt's route: the card and the option it will be charged at. */
-type Routed = { kind: "routed"; route: AttemptRoute; card: BinRow | null; option: InstallmentOptionJson };
+type Routed = {
+  kind: "routed";
+  route: AttemptRoute;
+  card: BinRow | null;
+  option: InstallmentOptionJson;
+  /** A router chose the attempt's id before the attempt exists (a split draws from it). */
+  attemptId?: string;
+  failover?: Failover;
+};
 
 /**
  * Unit 1 of the handoff (docs/checkout.md, Checks in order): the checks in their order, then, when all pass, the attempt
@@ -75,7 +89,7 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   // attempt at a time, and none once cancelled, expired or paid).
   const starting = await askSubscribers(tx, deps, "attemptStarting", payment, nowMs);
   if (starting !== null) return refuse(starting);
-  const attemptId = deps.ids.attemptId();
+  const attemptId = routed.attemptId ?? deps.ids.attemptId();
   const { route, card, option } = routed;
   await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs, ...route });
   const started = await tx.payments.markThreeDStarted(
@@ -92,7 +106,7 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
     nowMs,
   );
   invariant(started, "a payment that passed the checks in this unit can start 3D");
-  return { kind: "granted", payment, attemptId, route };
+  return { kind: "granted", payment, attemptId, route, failover: routed.failover ?? null };
 }
 
 /**
@@ -108,6 +122,14 @@ async function checkRoute(
   bin8: string,
   nowMs: number,
 ): Promise<Routed | HandoffRefusal> {
+  const terminal = await tx.catalog.terminal(payment.terminalId);
+  if (terminal && isRouter(terminal)) {
+    if (!terminal.active || terminal.partnerId !== partner.id) return refuse("terminal_not_allowed");
+    const routed = await routeOnRouter(tx, deps, payment, partner, terminal, bin8, nowMs);
+    if (routed.kind === "routed") return routed;
+    if (routed.counted) await countAttempt(tx, deps, payment, routed.route, nowMs, routed.attemptId);
+    return refuse(routed.code, routed.shown);
+  }
   const route = await routeAttempt(tx, payment);
   const resolved = await resolveForCard(tx, route.terminalId, partner, bin8);
   if (resolved === null) return refuse("terminal_not_allowed");
@@ -139,8 +161,15 @@ async function resolveForCard(tx: Repos, terminalId: string, partner: PartnerRow
 }
 
 /** A refusal that uses up one of the payment's card attempts (docs/decisions.md, Readings of the contract). */
-async function countAttempt(tx: Repos, deps: Deps, payment: PaymentRow, route: AttemptRoute, nowMs: number): Promise<void> {
-  const attempt = { id: deps.ids.attemptId(), paymentCode: payment.code, status: "declined" as const, counted: true, createdAtMs: nowMs };
+async function countAttempt(
+  tx: Repos,
+  deps: Deps,
+  payment: PaymentRow,
+  route: AttemptRoute,
+  nowMs: number,
+  id = deps.ids.attemptId(),
+): Promise<void> {
+  const attempt = { id, paymentCode: payment.code, status: "declined" as const, counted: true, createdAtMs: nowMs };
   await tx.attempts.insert({ ...attempt, ...route });
   const counted = await tx.payments.countAttempt(payment.code, ATTEMPTABLE_STATUSES, nowMs);
   invariant(counted, "an initiated payment without 3D started can count an attempt");

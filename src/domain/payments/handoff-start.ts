@@ -9,6 +9,7 @@ import type { CardForm } from "./card-form";
 import { decideStart, type StartGranted } from "./handoff-checks";
 import { refuse, type HandoffResult } from "./handoff-outcomes";
 import { callbackUrlOf } from "./handoff-paths";
+import { failOver, type Failover, type FailoverResult } from "./handoff-router";
 import type { PaymentRow } from "../../store/rows-money";
 
 /**
@@ -20,26 +21,40 @@ import type { PaymentRow } from "../../store/rows-money";
  * Exported for the payment-link pages, whose card form continues here with a link payment's ref.
  */
 export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: string): Promise<HandoffResult> {
-  const decision = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
-  if (decision.kind === "refused") return decision;
-  const { payment, attemptId, route } = decision;
+  const decided = await deps.store.write((tx) => decideStart(tx, deps, input, deps.clock.nowMs()));
+  if (decided.kind === "refused") return decided;
+  let decision: StartGranted = decided;
+  const { payment, attemptId } = decision;
   invariant(payment.returnUrl !== null, `payment ${payment.code} has no returnUrl`);
-  // The bank of the connection the attempt was routed to in unit 1 (routing.ts).
-  const bank = await bankOf(deps, route.connectionId);
-  const started = await bank.start3d({
-    attemptId,
-    amount: payment.amount,
-    installment: payment.installment,
-    card: input.card,
-    callbackUrl: callbackUrlOf(deps.config.baseUrl, attemptId),
-    returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
-    buyerIp: input.buyerIp ?? null,
-    nowMs: deps.clock.nowMs(),
-  });
-  // The page may post only where the bank's form goes: its action's origin. For most banks that is
-  // the adapter's gate (acsOrigin); an MPI's enrollment answer names the issuer's own ACS instead.
-  const gateOrigin = started.kind === "form" ? new URL(started.action).origin : bank.acsOrigin;
-  return deps.store.write((tx) => recordStart(tx, deps, decision, started, gateOrigin, deps.clock.nowMs()));
+  for (;;) {
+    // The bank of the connection the attempt was routed to in unit 1 (routing.ts).
+    const bank = await bankOf(deps, decision.route.connectionId);
+    const started = await bank.start3d({
+      attemptId,
+      amount: payment.amount,
+      installment: payment.installment,
+      card: input.card,
+      callbackUrl: callbackUrlOf(deps.config.baseUrl, attemptId),
+      returnOrigin: returnOrigin ?? new URL(payment.returnUrl).origin,
+      buyerIp: input.buyerIp ?? null,
+      nowMs: deps.clock.nowMs(),
+    });
+    // A router's member whose bank never had the attempt: the next member takes it (docs/routing.md).
+    const failover: Failover | null = decision.failover;
+    if (started.kind === "unavailable" && failover !== null) {
+      const next: FailoverResult = await deps.store.write((tx) =>
+        failOver(tx, deps, attemptId, payment.code, failover, deps.clock.nowMs()),
+      );
+      if (next.kind === "refused") return next.refusal;
+      decision = { ...decision, route: next.route, failover: next.failover };
+      continue;
+    }
+    // The page may post only where the bank's form goes: its action's origin. For most banks that
+    // is the adapter's gate (acsOrigin); an MPI's enrollment answer names the issuer's own ACS.
+    const gateOrigin = started.kind === "form" ? new URL(started.action).origin : bank.acsOrigin;
+    const granted = decision;
+    return deps.store.write((tx) => recordStart(tx, deps, granted, started, gateOrigin, deps.clock.nowMs()));
+  }
 }
 
 /**

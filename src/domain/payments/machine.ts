@@ -59,4 +59,7 @@ export const ATTEMPT_TRANSITIONS = {
   // A `capturing` attempt is never abandoned: the bank may have charged it, so its capture check
   // (capture-checks.ts) asks and captures or voids it (issue 16).
   abandon: { from: ["starting", "acs"], to: "failed" },
+  // A router's attempt whose remaining members all failed before the buyer left (docs/routing.md):
+  // no bank ever had it, so it ends without counting.
+  unreachable: { from: ["starting"], to: "failed" },
 } as const satisfies Record<string, AttemptTransition>;

@@ -1,9 +1,9 @@
 import { invariant } from "../../invariant";
-import type { AttemptRow, PaymentRow } from "../../store/rows-money";
+import type { AttemptRow, PaymentRow, RouteRecord } from "../../store/rows-money";
 import type { Repos } from "../../store/store";
 
 /** Where one card attempt goes: the terminal that serves it and the connection whose bank is called. */
-export type AttemptRoute = { terminalId: string; connectionId: string };
+export type AttemptRoute = { terminalId: string; connectionId: string; route: RouteRecord | null };
 
 /**
  * Chooses the attempt's terminal and connection, once, at 3D start (the handoff's unit 1, before
@@ -23,7 +23,7 @@ export type AttemptRoute = { terminalId: string; connectionId: string };
  * also moves the payment onto the serving member's connection in the same unit.
  */
 export async function routeAttempt(_q: Repos, payment: PaymentRow): Promise<AttemptRoute> {
-  return { terminalId: payment.terminalId, connectionId: payment.connectionId };
+  return { terminalId: payment.terminalId, connectionId: payment.connectionId, route: null };
 }
 
 /** The connection an attempt was routed to; every attempt kasa records has one. */

@@ -59,8 +59,10 @@ export async function capturePayment(
   payment: PaymentRow,
   bank: { bankReference: string; authCode: string },
   nowMs: number,
+  servingTerminalId: string = payment.terminalId,
 ): Promise<boolean> {
-  const terminal = await tx.catalog.terminal(payment.terminalId);
+  // The terminal that served the attempt (a router's member, docs/routing.md): its basis and value days.
+  const terminal = await tx.catalog.terminal(servingTerminalId);
   invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
   const facts = toCaptureFacts(payment, terminal, bank, nowMs);
   if (!(await tx.payments.markCaptured(payment.code, PAYMENT_TRANSITIONS.capture.from, facts, nowMs))) return false;

@@ -1,3 +1,4 @@
+import { captureTerminalOf } from "../payments/bank-of";
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { invariant } from "../../invariant";
@@ -52,7 +53,8 @@ async function reserveRefund(
   await tx.payments.lock(owned.code);
   const payment = (await tx.payments.get(owned.code)) ?? owned;
   if (await tx.refunds.byPartnerCode(partner.id, body.partnerRefundCode)) fail("refund_in_progress", "partnerRefundCode: already used");
-  const terminal = await tx.catalog.terminal(payment.terminalId);
+  // The member that captured decides direct collection (docs/routing.md); a plain terminal is its own.
+  const terminal = await tx.catalog.terminal(await captureTerminalOf(tx, payment));
   invariant(terminal, `payment ${payment.code} refers to a missing terminal`);
   const totals = await tx.refunds.totals(payment.code);
   const decision = decideRefund(endpoint, {

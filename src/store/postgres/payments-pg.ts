@@ -90,6 +90,20 @@ export function paymentsPg(sql: Pg): PaymentsOps {
         sql`three_d_started = 0, attempts_counted = attempts_counted + 1, updated_at_ms = ${atMs}`,
         sql`AND three_d_started = 1`,
       ),
+    reopenThreeD: (code, from, atMs) =>
+      update(code, from, sql`three_d_started = 0, updated_at_ms = ${atMs}`, sql`AND three_d_started = 1`),
+    repriceThreeD: (code, from, c, atMs) =>
+      update(
+        code,
+        from,
+        sql`applied_rate_bps = ${c.appliedRateBps}, applied_fixed_fee = ${c.appliedFixedFee}, updated_at_ms = ${atMs}`,
+        sql`AND three_d_started = 1`,
+      ),
+    moveConnection: async (code, connectionId, atMs) =>
+      (
+        await sql`UPDATE payments SET connection_id = ${connectionId}, updated_at_ms = ${atMs}
+          WHERE code = ${code} AND connection_id <> ${connectionId}`
+      ).count === 1,
     countAttempt: (code, from, atMs) =>
       update(code, from, sql`attempts_counted = attempts_counted + 1, updated_at_ms = ${atMs}`, sql`AND three_d_started = 0`),
     markCaptured: (code, from, c, atMs) =>

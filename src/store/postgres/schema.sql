@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS connections (
   monthly_max     bigint,
   window_minutes  bigint,
   window_max      bigint,
-  bank_config     text COLLATE "C"     -- JSON settings of a non-sim bank (docs/banks.md `est` object)
+  bank_config     text COLLATE "C",    -- JSON settings of a non-sim bank (docs/banks.md `est` object)
+  breaker         text COLLATE "C"     -- JSON breaker settings (docs/routing.md), NULL = defaults
 );
 
 CREATE TABLE IF NOT EXISTS partners (
@@ -88,7 +89,8 @@ CREATE TABLE IF NOT EXISTS terminals (
   value_days            bigint NOT NULL DEFAULT 1,
   value_days_by_count   text COLLATE "C",                   -- JSON object count -> days, NULL = none
   bank                  text COLLATE "C",
-  allowed_card_families text COLLATE "C"                    -- JSON array, NULL = all
+  allowed_card_families text COLLATE "C",                   -- JSON array, NULL = all
+  routing               text COLLATE "C"                    -- JSON routing of a router (docs/routing.md), NULL = plain
 );
 CREATE INDEX IF NOT EXISTS terminals_partner ON terminals(partner_id);
 
@@ -201,7 +203,8 @@ CREATE TABLE IF NOT EXISTS payment_attempts (
   created_at_ms bigint NOT NULL,
   updated_at_ms bigint NOT NULL,
   terminal_id   text COLLATE "C" REFERENCES terminals(id),
-  connection_id text COLLATE "C" REFERENCES connections(id)
+  connection_id text COLLATE "C" REFERENCES connections(id),
+  route         text COLLATE "C"  -- JSON {rule, order, skipped} of a router's choice (docs/routing.md)
 );
 CREATE INDEX IF NOT EXISTS attempts_by_payment ON payment_attempts(payment_code);
 -- A database made before attempts recorded their terminal and connection (issue 29) gains the two
@@ -217,6 +220,10 @@ BEGIN
       FROM payments AS p WHERE p.code = a.payment_code;
   END IF;
 END $$;
+-- Routing (docs/routing.md) added three nullable columns; a database made before gains them here.
+ALTER TABLE connections ADD COLUMN IF NOT EXISTS breaker text COLLATE "C";
+ALTER TABLE terminals ADD COLUMN IF NOT EXISTS routing text COLLATE "C";
+ALTER TABLE payment_attempts ADD COLUMN IF NOT EXISTS route text COLLATE "C";
 
 CREATE TABLE IF NOT EXISTS refunds (
   id                  text COLLATE "C" PRIMARY KEY,
@@ -347,6 +354,19 @@ END $$;
 CREATE OR REPLACE TRIGGER payments_usage_status AFTER UPDATE OF status ON payments
 FOR EACH ROW WHEN ((OLD.status IN ('initiated', 'captured')) <> (NEW.status IN ('initiated', 'captured')))
 EXECUTE FUNCTION kasa_payments_usage_status();
+
+-- A router moves a counted payment onto the connection of the member that serves its attempt
+-- (docs/routing.md): the amount leaves the old connection's totals and joins the new one's.
+CREATE OR REPLACE FUNCTION kasa_payments_usage_connection() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM kasa_add_usage(OLD.connection_id, OLD.created_at_ms, -OLD.amount);
+  PERFORM kasa_add_usage(NEW.connection_id, NEW.created_at_ms, NEW.amount);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER payments_usage_connection AFTER UPDATE OF connection_id ON payments
+FOR EACH ROW WHEN (OLD.connection_id <> NEW.connection_id AND OLD.status IN ('initiated', 'captured')
+  AND NEW.status IN ('initiated', 'captured'))
+EXECUTE FUNCTION kasa_payments_usage_connection();
 
 -- The counter the request caches compare with (issue 17); see schema.sql. Row-level triggers as in
 -- SQLite: one bump per changed row. The bump locks the one row until commit, so transactions that

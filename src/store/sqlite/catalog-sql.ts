@@ -1,7 +1,7 @@
 import type { Db } from "./db-types";
 import { secretBox, type SecretBox } from "../secret-box";
 import { secretAad } from "./secrets-sql";
-import type { BinRow, ConnectionRow, PspRow, StoredRate, TerminalRow } from "../rows";
+import type { BinRow, BreakerSettings, ConnectionRow, PspRow, RoutingConfig, StoredRate, TerminalRow } from "../rows";
 
 // Rows of what onboarding provisions: providers, bank connections, terminals and the BIN table.
 
@@ -10,11 +10,11 @@ const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null 
 
 const CONNECTION_COLUMNS = `id, psp_id AS pspId, bank, active, accepts_foreign AS acceptsForeignCards,
   accepts_debit AS acceptsDebit, per_tx_max AS perTxMax, daily_max AS dailyMax, weekly_max AS weeklyMax,
-  monthly_max AS monthlyMax, window_minutes AS windowMinutes, window_max AS windowMax, bank_config AS bankConfig`;
+  monthly_max AS monthlyMax, window_minutes AS windowMinutes, window_max AS windowMax, bank_config AS bankConfig, breaker`;
 
 const TERMINAL_COLUMNS = `id, partner_id AS partnerId, connection_id AS connectionId, active,
   commission_basis AS commissionBasis, installments, rates, infrastructure, direct_collection AS directCollection,
-  value_days AS valueDays, value_days_by_count AS valueDaysByCount, bank, allowed_card_families AS allowedCardFamilies`;
+  value_days AS valueDays, value_days_by_count AS valueDaysByCount, bank, allowed_card_families AS allowedCardFamilies, routing`;
 
 type Raw = Record<string, unknown>;
 
@@ -29,6 +29,7 @@ const toTerminal = (r: Raw): TerminalRow =>
     rates: json<StoredRate[]>(r.rates) ?? [],
     valueDaysByCount: json<Record<string, number>>(r.valueDaysByCount),
     allowedCardFamilies: json<string[]>(r.allowedCardFamilies),
+    routing: json<RoutingConfig>(r.routing),
   }) as TerminalRow;
 
 export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
@@ -39,6 +40,7 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
       acceptsForeignCards: bool(r.acceptsForeignCards),
       acceptsDebit: bool(r.acceptsDebit),
       bankConfig: box.open((r.bankConfig as string | null) ?? null, SECRET(String(r.id))),
+      breaker: json<BreakerSettings>(r.breaker),
     }) as ConnectionRow;
   const b = (v: boolean): number => (v ? 1 : 0);
   const j = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
@@ -56,15 +58,15 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
       return r && toConnection(r);
     },
     connections: () => db.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY id`).all<Raw>().map(toConnection),
-    upsertConnection(c: Omit<ConnectionRow, "bankConfig"> & { bankConfig?: string | null }): void {
+    upsertConnection(c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: BreakerSettings | null }): void {
       db.prepare(
         `INSERT INTO connections (id, psp_id, bank, active, accepts_foreign, accepts_debit, per_tx_max, daily_max,
-           weekly_max, monthly_max, window_minutes, window_max, bank_config) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           weekly_max, monthly_max, window_minutes, window_max, bank_config, breaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET psp_id = excluded.psp_id, bank = excluded.bank, active = excluded.active,
            accepts_foreign = excluded.accepts_foreign, accepts_debit = excluded.accepts_debit,
            per_tx_max = excluded.per_tx_max, daily_max = excluded.daily_max, weekly_max = excluded.weekly_max,
            monthly_max = excluded.monthly_max, window_minutes = excluded.window_minutes, window_max = excluded.window_max,
-           bank_config = excluded.bank_config`,
+           bank_config = excluded.bank_config, breaker = excluded.breaker`,
       ).run(
         c.id,
         c.pspId,
@@ -79,6 +81,7 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
         c.windowMinutes,
         c.windowMax,
         box.seal(c.bankConfig ?? null, SECRET(c.id)),
+        j(c.breaker ?? null),
       );
     },
     terminal: (id: string) => {
@@ -90,16 +93,16 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
         ? db.prepare(`SELECT ${TERMINAL_COLUMNS} FROM terminals ORDER BY id`).all<Raw>()
         : db.prepare(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE partner_id = ? ORDER BY id`).all<Raw>(partnerId)
       ).map(toTerminal),
-    upsertTerminal(t: TerminalRow): void {
+    upsertTerminal(t: Omit<TerminalRow, "routing"> & { routing?: RoutingConfig | null }): void {
       db.prepare(
         `INSERT INTO terminals (id, partner_id, connection_id, active, commission_basis, installments, rates,
-           infrastructure, direct_collection, value_days, value_days_by_count, bank, allowed_card_families)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           infrastructure, direct_collection, value_days, value_days_by_count, bank, allowed_card_families, routing)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET partner_id = excluded.partner_id, connection_id = excluded.connection_id,
            active = excluded.active, commission_basis = excluded.commission_basis, installments = excluded.installments,
            rates = excluded.rates, infrastructure = excluded.infrastructure, direct_collection = excluded.direct_collection,
            value_days = excluded.value_days, value_days_by_count = excluded.value_days_by_count, bank = excluded.bank,
-           allowed_card_families = excluded.allowed_card_families`,
+           allowed_card_families = excluded.allowed_card_families, routing = excluded.routing`,
       ).run(
         t.id,
         t.partnerId,
@@ -114,6 +117,7 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
         j(t.valueDaysByCount),
         t.bank,
         j(t.allowedCardFamilies),
+        j(t.routing ?? null),
       );
     },
     bin: (bin: string) => {

@@ -3,7 +3,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -34,6 +34,12 @@ export function migrate(db: Db): void {
     if (routeAttempts) {
       addColumnIfMissing(db, "payment_attempts", "terminal_id", "TEXT REFERENCES terminals(id)");
       addColumnIfMissing(db, "payment_attempts", "connection_id", "TEXT REFERENCES connections(id)");
+    }
+    // Version 9 added routing (docs/routing.md): three nullable columns, NULL on every older row.
+    if (current > 0 && current < 9) {
+      addColumnIfMissing(db, "connections", "breaker", "TEXT");
+      addColumnIfMissing(db, "terminals", "routing", "TEXT");
+      addColumnIfMissing(db, "payment_attempts", "route", "TEXT");
     }
     db.exec(schemaSql);
     if (routeAttempts) {

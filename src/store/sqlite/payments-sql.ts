@@ -121,6 +121,20 @@ export function paymentsSql(db: Db) {
         [atMs],
         " AND three_d_started = 1",
       ),
+    reopenThreeD: (code: string, from: readonly PaymentStatus[], atMs: number) =>
+      update(code, from, "three_d_started = 0, updated_at_ms = ?", [atMs], " AND three_d_started = 1"),
+    repriceThreeD: (code: string, from: readonly PaymentStatus[], c: Pick<CardFacts, "appliedRateBps" | "appliedFixedFee">, atMs: number) =>
+      update(
+        code,
+        from,
+        "applied_rate_bps = ?, applied_fixed_fee = ?, updated_at_ms = ?",
+        [c.appliedRateBps, c.appliedFixedFee, atMs],
+        " AND three_d_started = 1",
+      ),
+    moveConnection: (code: string, connectionId: string, atMs: number) =>
+      db
+        .prepare("UPDATE payments SET connection_id = ?, updated_at_ms = ? WHERE code = ? AND connection_id <> ?")
+        .run(connectionId, atMs, code, connectionId).changes === 1,
     /** A counted refusal before the bank was asked (card type, installment eligibility). */
     countAttempt: (code: string, from: readonly PaymentStatus[], atMs: number) =>
       update(code, from, "attempts_counted = attempts_counted + 1, updated_at_ms = ?", [atMs], " AND three_d_started = 0"),
