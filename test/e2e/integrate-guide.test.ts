@@ -42,9 +42,13 @@ beforeAll(async () => {
   const port = (receiver.address() as { port: number }).port;
   sandbox = await startSandboxBinary("kasa-guide-");
   // The guide's own way to point the sandbox's webhooks at a receiver (docs/integrate.md, Testing).
-  const set = spawnSync("dist/kasa", ["partners", "set", "ptn_demo", "--webhook-url", `http://127.0.0.1:${port}/hooks`, "--db", sandbox.db], {
-    encoding: "utf8",
-  });
+  const set = spawnSync(
+    "dist/kasa",
+    ["partners", "set", "ptn_demo", "--webhook-url", `http://127.0.0.1:${port}/hooks`, "--db", sandbox.db],
+    {
+      encoding: "utf8",
+    },
+  );
   if (set.status !== 0) throw new Error(`kasa partners set: ${set.stderr}`);
 });
 
@@ -70,7 +74,12 @@ async function paidDelivery(): Promise<Received> {
     await fetch(`${sandbox.base}/v1/payments`, {
       method: "POST",
       headers: sandbox.headers,
-      body: JSON.stringify({ amount: 125_000, partnerTxCode: "guide-webhook-1", terminalId: "T-1001", returnUrl: "https://shop.example/return" }),
+      body: JSON.stringify({
+        amount: 125_000,
+        partnerTxCode: "guide-webhook-1",
+        terminalId: "T-1001",
+        returnUrl: "https://shop.example/return",
+      }),
     })
   ).json();
   const simulated = await fetch(`${sandbox.base}/sandbox/payments/${created.paymentCode}/simulate`, {
@@ -117,7 +126,13 @@ describe("issue 39: the guide's verify-webhook programs against a real signed de
         missingSignature: verify(delivery.body, undefined).status,
         wrongSecret: verify(delivery.body, signature, "whsec_other").status,
       };
-      expect({ lang: block.lang, ...cases }).toEqual({ lang: block.lang, changedByte: 1, wrongSignature: 1, missingSignature: 1, wrongSecret: 1 });
+      expect({ lang: block.lang, ...cases }).toEqual({
+        lang: block.lang,
+        changedByte: 1,
+        wrongSignature: 1,
+        missingSignature: 1,
+        wrongSecret: 1,
+      });
     }
   });
 });
@@ -140,7 +155,11 @@ describe("issue 39: the guide's create-payment programs against the sandbox", ()
 
       const again = runProgram(block, [order, "125000"], env);
       expect(again.status).toBe(0);
-      expect(JSON.parse(again.stdout)).toMatchObject({ paymentCode: created.paymentCode, paymentRef: created.paymentRef, idempotentReplay: true });
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        paymentCode: created.paymentCode,
+        paymentRef: created.paymentRef,
+        idempotentReplay: true,
+      });
 
       const refused = runProgram(block, [order, "99000"], env);
       expect({ lang: block.lang, exit: refused.status }).toEqual({ lang: block.lang, exit: 1 });

@@ -87,18 +87,22 @@ describe("issue 22 the sandbox tour: create, simulate, tail, read", () => {
 // each document on its own sandbox; every answer must have the status and fields the comment under
 // it names (`# -> 201 {"status":"initiated"}`), or a 2xx where it names none.
 describe("issues 22 and 39: the docs' curl lines run against the compiled sandbox", () => {
-  it.each(["README.md", "docs/integrate.md"])("every curl line of %s answers what the doc says", async (file) => {
-    const markdown = readFileSync(file, "utf8");
-    const blocks = fencedBlocks(markdown).filter((b) => b.lang === "sh" && /^curl /m.test(b.code));
-    const steps = blocks.flatMap((b) => curlSteps(b.code));
-    expect(steps.filter((s) => s.kind === "curl").length).toBeGreaterThan(file === "README.md" ? 5 : 15);
-    const docBase = blocks.map((b) => assignedValue(b.code, "BASE")).find((v) => v !== undefined);
-    const sandbox = await startSandboxBinary("kasa-doc-curl-");
-    sandboxes.push(sandbox);
-    const key = sandbox.headers.authorization!.replace("Bearer ", "");
-    expect(blocks.map((b) => assignedValue(b.code, "KEY")).find((v) => v !== undefined)).toBe(key);
-    const ran = runCurlSteps(steps, { KEY: key, BASE: sandbox.base }, docBase);
-    expect(ran.length).toBe(steps.filter((s) => s.kind === "curl").length);
-    sandbox.kill();
-  }, 60_000);
+  it.each(["README.md", "docs/integrate.md"])(
+    "every curl line of %s answers what the doc says",
+    async (file) => {
+      const markdown = readFileSync(file, "utf8");
+      const blocks = fencedBlocks(markdown).filter((b) => b.lang === "sh" && /^curl /m.test(b.code));
+      const steps = blocks.flatMap((b) => curlSteps(b.code));
+      expect(steps.filter((s) => s.kind === "curl").length).toBeGreaterThan(file === "README.md" ? 5 : 15);
+      const docBase = blocks.map((b) => assignedValue(b.code, "BASE")).find((v) => v !== undefined);
+      const sandbox = await startSandboxBinary("kasa-doc-curl-");
+      sandboxes.push(sandbox);
+      const key = sandbox.headers.authorization!.replace("Bearer ", "");
+      expect(blocks.map((b) => assignedValue(b.code, "KEY")).find((v) => v !== undefined)).toBe(key);
+      const ran = runCurlSteps(steps, { KEY: key, BASE: sandbox.base }, docBase);
+      expect(ran.length).toBe(steps.filter((s) => s.kind === "curl").length);
+      sandbox.kill();
+    },
+    60_000,
+  );
 });

@@ -74,7 +74,8 @@ function hasField(answer: unknown, name: string, value: unknown): boolean {
   const record = answer as Record<string, unknown>;
   if (name in record) {
     const actual = record[name];
-    if (typeof value === "string" && value.endsWith("...") && typeof actual === "string" && actual.startsWith(value.slice(0, -3))) return true;
+    if (typeof value === "string" && value.endsWith("...") && typeof actual === "string" && actual.startsWith(value.slice(0, -3)))
+      return true;
     if (actual === value) return true;
   }
   return Object.values(record).some((v) => hasField(v, name, value));
