@@ -1,17 +1,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/free-port";
+import { assignedValue, curlSteps, fencedBlocks, runCurlSteps } from "../support/guide-blocks";
+import { startSandboxBinary, type SandboxBinary } from "../support/sandbox-binary";
 
 // Issue 22 / product 21, the README's five-minute tour through the compiled binary: create a
 // payment, simulate the buyer with a test card, watch the webhook in `kasa webhooks tail`, read the
 // payment; the tail stops cleanly on Ctrl-C (SIGINT, exit 0).
 
 const children: ChildProcess[] = [];
+const sandboxes: SandboxBinary[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const s of sandboxes) s.kill();
 });
 
 function start(args: string[]) {
@@ -76,4 +80,29 @@ describe("issue 22 the sandbox tour: create, simulate, tail, read", () => {
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
   }, 60_000);
+});
+
+// Issue 39: the curl lines of the README's tour and of docs/integrate.md, run as written (bash and
+// the real curl, KEY and BASE of a fresh sandbox, `PAY=pay_...` taken from the answer before it),
+// each document on its own sandbox; every answer must have the status and fields the comment under
+// it names (`# -> 201 {"status":"initiated"}`), or a 2xx where it names none.
+describe("issues 22 and 39: the docs' curl lines run against the compiled sandbox", () => {
+  it.each(["README.md", "docs/integrate.md"])(
+    "every curl line of %s answers what the doc says",
+    async (file) => {
+      const markdown = readFileSync(file, "utf8");
+      const blocks = fencedBlocks(markdown).filter((b) => b.lang === "sh" && /^curl /m.test(b.code));
+      const steps = blocks.flatMap((b) => curlSteps(b.code));
+      expect(steps.filter((s) => s.kind === "curl").length).toBeGreaterThan(file === "README.md" ? 5 : 15);
+      const docBase = blocks.map((b) => assignedValue(b.code, "BASE")).find((v) => v !== undefined);
+      const sandbox = await startSandboxBinary("kasa-doc-curl-");
+      sandboxes.push(sandbox);
+      const key = sandbox.headers.authorization!.replace("Bearer ", "");
+      expect(blocks.map((b) => assignedValue(b.code, "KEY")).find((v) => v !== undefined)).toBe(key);
+      const ran = runCurlSteps(steps, { KEY: key, BASE: sandbox.base }, docBase);
+      expect(ran.length).toBe(steps.filter((s) => s.kind === "curl").length);
+      sandbox.kill();
+    },
+    60_000,
+  );
 });
