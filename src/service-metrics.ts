@@ -1,11 +1,10 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
-import type { BreakerState } from "./bank/health/breaker";
+import { BREAKER_STATE_VALUE } from "./bank/health/breaker";
 import { Counter, Histogram, Registry, scraped } from "./metrics";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
-const BREAKER_GAUGE: Record<BreakerState, number> = { closed: 0, "half-open": 1, open: 2 };
 
 /**
  * docs/operating.md's metric families: HTTP requests and latency by route and status, group-commit batch
@@ -78,7 +77,7 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     async () =>
       (await deps.store.q.catalog.connections()).map((c) => ({
         labels: { connection: c.id },
-        value: BREAKER_GAUGE[deps.banks.health.state(c.id)],
+        value: BREAKER_STATE_VALUE[deps.banks.health.state(c.id)],
       })),
   );
   return {
