@@ -1,10 +1,16 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
-import { BREAKER_STATE_VALUE } from "./bank/health/breaker";
+import type { BankRegistry } from "./bank/banks";
 import { Counter, Histogram, Registry, scraped } from "./metrics";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** A connection's breaker state (docs/operating.md, Health). */
+export type BreakerState = ReturnType<BankRegistry["health"]["state"]>;
+
+/** The value of `kasa_bank_breaker_state` for each state: the worse, the higher. */
+export const BREAKER_STATE_VALUE: Readonly<Record<BreakerState, number>> = Object.freeze({ closed: 0, "half-open": 1, open: 2 });
 
 /**
  * docs/operating.md's metric families: HTTP requests and latency by route and status, group-commit batch

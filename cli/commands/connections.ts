@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
-import { BREAKER_STATE_VALUE, type BreakerState } from "../../src/bank/health/breaker";
 import type { BankModule, ConnectionCheck } from "../../src/bank/module";
 import { BANKS, bankOf } from "../../src/bank/registry";
+import { BREAKER_STATE_VALUE, type BreakerState } from "../../src/service-metrics";
 import type { Store } from "../../src/store/store";
 import type { ConnectionRow } from "../../src/store/rows";
 import { CliError } from "../cli-error";

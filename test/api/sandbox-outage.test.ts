@@ -3,7 +3,7 @@ import { OTHER_KEY } from "../support/fixtures";
 import { harness, type Harness } from "../support/harness";
 import { createPayment } from "./payments-flow";
 
-// Issue 32, product 25 "Sandbox": POST /sandbox/connections/{id}/outage {"seconds": N} makes one
+// Issue 32 (docs/operating.md, Health): POST /sandbox/connections/{id}/outage {"seconds": N} makes one
 // connection's bank calls fail technically for N seconds of real time (any key of the sandbox;
 // 0 ends it; 404 outside sandbox mode). On a plain terminal the failed 3D start is refused as a
 // decline, as today; the failures feed the connection's breaker.

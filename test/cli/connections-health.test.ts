@@ -10,7 +10,7 @@ import { freePort } from "../support/free-port";
 import { harness, type Harness } from "../support/harness";
 import { runError, runHuman, runJson } from "./cli-run";
 
-// Issue 32, product 25 "Health": `kasa connections list --json` shows each connection's `health`.
+// Issue 32 (docs/operating.md, Health): `kasa connections list --json` shows each connection's `health`.
 // Breakers live in the serving process; the command reads them from its metrics listener
 // (--metrics-url or $KASA_METRICS_URL), and without one shows its own view: every breaker closed.
 

@@ -16,9 +16,6 @@ export const BREAKER_DEFAULTS: Readonly<BreakerSettings> = Object.freeze({ failu
 
 export type BreakerState = "closed" | "open" | "half-open";
 
-/** The value of `kasa_bank_breaker_state` for each state: the worse, the higher. */
-export const BREAKER_STATE_VALUE: Readonly<Record<BreakerState, number>> = Object.freeze({ closed: 0, "half-open": 1, open: 2 });
-
 /** "success": the bank answered (a decline included); "failure": it did not, or not readably. */
 export type CallOutcome = "success" | "failure";
 

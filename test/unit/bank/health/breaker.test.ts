@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BREAKER_DEFAULTS, createConnectionHealth, type BreakerSettings } from "../../../../src/bank/health/breaker";
 
-// Issue 32, product 25 "Health": one breaker per connection, on real time. Each row is one rule:
+// Issue 32 (docs/operating.md, Health): one breaker per connection, on real time. Each row is one rule:
 // a script of outcomes at given seconds, then what admits/state say at the end.
 
 type Step = readonly [atSeconds: number, outcome: "success" | "failure"];

@@ -5,7 +5,7 @@ import type { BankCall } from "../../../../src/bank/instrument";
 import { BANKS } from "../../../../src/bank/registry";
 import { Sensitive } from "../../../../src/sensitive";
 
-// Issue 32, product 25 "Health": every bank call's technical outcome feeds the breaker of the
+// Issue 32 (docs/operating.md, Health): every bank call's technical outcome feeds the breaker of the
 // connection it was made for (not of the bank: connections of a bank without settings share one
 // adapter); a decline never counts; a sandbox outage fails the calls technically.
 
