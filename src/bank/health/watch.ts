@@ -24,7 +24,7 @@ type Rule = {
   /** What the breaker makes of an answer: null counts as neither. A thrown error is always a failure. */
   judge(result: never): CallOutcome | null;
   /** The answer during an outage (`waitMs`: real time until it ends); absent: the call passes through. */
-  outage?(input: { nowMs?: number } | undefined, waitMs: number, args: unknown[]): unknown;
+  outage?(input: never, waitMs: number): unknown;
 };
 
 const captureRule: Rule = {
@@ -36,13 +36,13 @@ const captureRule: Rule = {
 // an outage the refund stays pending and is asked about again just after the outage ends.
 const refundRule: Rule = {
   judge: (r: RefundResult) => (r.status === "pending" ? null : "success"),
-  outage: (input, waitMs, args): RefundResult => ({
+  outage: (input: { nowMs: number; refundReference?: string }, waitMs): RefundResult => ({
     status: "pending",
     procReturnCode: null,
     authCode: null,
     errMsg: OUTAGE,
-    bankReference: (args[0] as { refundReference?: string }).refundReference ?? null,
-    nextCheckAtMs: (input?.nowMs ?? 0) + Math.max(1000, waitMs),
+    bankReference: input.refundReference ?? null,
+    nextCheckAtMs: input.nowMs + Math.max(1000, waitMs),
   }),
 };
 
@@ -75,7 +75,7 @@ export function watchConnection<G extends BankGateway>(gateway: G, connectionId:
   async function call(operation: string, rule: Rule, original: (...a: unknown[]) => Promise<unknown>, args: unknown[]) {
     const until = rule.outage ? env.outages.until(connectionId) : null;
     if (until !== null && rule.outage) {
-      const result = rule.outage(args[0] as { nowMs?: number } | undefined, until - env.realNowMs(), args);
+      const result = rule.outage(args[0] as never, until - env.realNowMs());
       env.report({ bank: gateway.bank, operation, outcome: outcomeOf(operation, result), ms: 0 });
       judge(rule, result);
       return result;
