@@ -1,14 +1,22 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
+import type { BankRegistry } from "./bank/banks";
 import { Counter, Histogram, Registry, scraped } from "./metrics";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
+/** A connection's breaker state (docs/operating.md, Health). */
+export type BreakerState = ReturnType<BankRegistry["health"]["state"]>;
+
+/** The value of `kasa_bank_breaker_state` for each state: the worse, the higher. */
+export const BREAKER_STATE_VALUE: Readonly<Record<BreakerState, number>> = Object.freeze({ closed: 0, "half-open": 1, open: 2 });
+
 /**
  * docs/operating.md's metric families: HTTP requests and latency by route and status, group-commit batch
  * sizes and commit time, webhook outbox depth and attempt outcomes, pending timers by kind,
- * payment and refund transitions, rate-limit refusals by budget, bank calls with latency; and
+ * payment and refund transitions, rate-limit refusals by budget, bank calls with latency, each
+ * connection's breaker; and
  * prom-client's default process metrics (CPU, memory, event-loop lag), prefixed `kasa_`.
  */
 export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rateLimiter" | "banks" | "routeDecisions">): {
@@ -71,6 +79,19 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     "member",
   ]);
   deps.routeDecisions.observe((d) => routes.inc({ terminal: d.terminal, rule: d.rule, member: d.member ?? "none" }));
+  // Every connection of the database, as this process's breaker judges it now (docs/operating.md, Health).
+  scraped(
+    "gauge",
+    registry,
+    "kasa_bank_breaker_state",
+    "Breaker of each bank connection: 0 closed, 1 half-open, 2 open.",
+    ["connection"],
+    async () =>
+      (await deps.store.q.catalog.connections()).map((c) => ({
+        labels: { connection: c.id },
+        value: BREAKER_STATE_VALUE[deps.banks.health.state(c.id)],
+      })),
+  );
   return {
     registry,
     onRequest(r) {

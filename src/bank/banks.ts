@@ -1,6 +1,10 @@
+import { wallNowMs } from "../clock";
 import type { Log } from "../log-port";
 import type { Sensitive } from "../sensitive";
 import type { BankGateway } from "./gateway";
+import { createConnectionHealth, type ConnectionHealth } from "./health/breaker";
+import { createOutages, type Outages } from "./health/outages";
+import { watchConnection } from "./health/watch";
 import { instrument, type BankCall } from "./instrument";
 import type { BankModule, ConnectionBank } from "./module";
 import { bankOf, defaultBank, payingBank } from "./registry";
@@ -17,6 +21,8 @@ export interface BanksEnv {
   secrets: ReadonlyMap<string, Sensitive<string>>;
   /** The service clock, handed to adapters whose requests carry a time. */
   nowMs?: () => number;
+  /** Real time for the breakers and the sandbox's outages (tests move it); the wall clock by default. */
+  realNowMs?: () => number;
 }
 
 export interface BankRegistry {
@@ -27,6 +33,10 @@ export interface BankRegistry {
    * that bank is then served by the replacement.
    */
   sim: BankGateway;
+  /**
+   * The gateway of one connection: its bank's adapter, watched per connection (its calls feed the
+   * connection's breaker; a sandbox outage of the connection fails them).
+   */
   forConnection(connection: ConnectionBank): BankGateway;
   /** The gateway of a bank without settings (its simulator's pages, its payouts). */
   forBank(bankId: string): BankGateway;
@@ -34,8 +44,10 @@ export interface BankRegistry {
   payoutGateway(bankIds: readonly string[]): BankGateway | null;
   /** The service metrics (docs/operating.md): told every bank call (bank, operation, outcome, latency). */
   observeCalls(observer: (call: BankCall) => void): void;
-  /** Each connection's health breaker (docs/routing.md, Health): routers skip a connection it does not admit. */
-  health: { admits(connectionId: string): boolean };
+  /** Each connection's breaker (docs/operating.md, Health), fed by forConnection's gateways. */
+  readonly health: ConnectionHealth;
+  /** The sandbox's simulated outages per connection. */
+  readonly outages: Outages;
 }
 
 export function createBanks(modules: readonly BankModule[], env: BanksEnv): BankRegistry {
@@ -46,8 +58,12 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
   let observer: (call: BankCall) => void = () => {};
   const report = (call: BankCall) => observer(call);
   const fallback = defaultBank(modules);
+  const realNowMs = env.realNowMs ?? wallNowMs;
+  const health = createConnectionHealth({ nowMs: realNowMs });
+  const outages = createOutages({ nowMs: realNowMs });
+  const watched = new Map<string, { inner: BankGateway; gateway: BankGateway }>();
 
-  function forConnection(c: ConnectionBank): BankGateway {
+  function adapterOf(c: ConnectionBank): BankGateway {
     const swapped = replaced.get(c.bank);
     if (swapped) return swapped;
     const module = bankOf(c.bank, modules);
@@ -69,8 +85,20 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     return adapter;
   }
 
-  // A bank that pays its own batches does so without a connection's settings.
-  const forBank = (bankId: string): BankGateway => forConnection({ id: `\u0000${bankId}`, bank: bankId, bankConfig: null });
+  // Rewatched when the adapter underneath changes (new settings, or a test's replacement).
+  function forConnection(c: ConnectionBank): BankGateway {
+    const inner = adapterOf(c);
+    health.configure(c.id, c.breaker ?? null);
+    const hit = watched.get(c.id);
+    if (hit?.inner === inner) return hit.gateway;
+    const gateway = watchConnection(inner, c.id, { health, outages, realNowMs, report });
+    watched.set(c.id, { inner, gateway });
+    return gateway;
+  }
+
+  // A bank that pays its own batches does so without a connection's settings, and without a
+  // connection's breaker; so do its simulator's pages.
+  const forBank = (bankId: string): BankGateway => adapterOf({ id: `\u0000${bankId}`, bank: bankId, bankConfig: null });
 
   return {
     modules,
@@ -89,6 +117,7 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     observeCalls(next) {
       observer = next;
     },
-    health: { admits: () => true },
+    health,
+    outages,
   };
 }

@@ -25,6 +25,12 @@ const OUTCOMES: {
   refundMarker: (r) => (r === null ? "unavailable" : "recorded"),
 };
 
+/** The metrics' outcome label of an operation's answer (what instrument reports for it). */
+export function outcomeOf(operation: string, result: unknown): string {
+  const of = (OUTCOMES as Record<string, ((r: unknown) => string) | undefined>)[operation];
+  return of ? of(result) : "answered";
+}
+
 export function instrument<G extends BankGateway>(gateway: G, report: (call: BankCall) => void): G {
   const wrapped = { ...gateway } as unknown as Record<string, unknown>;
   for (const [operation, outcomeOf] of Object.entries(OUTCOMES)) {

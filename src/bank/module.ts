@@ -3,6 +3,7 @@ import type { PageResponse } from "../html";
 import type { Log } from "../log-port";
 import type { Sensitive } from "../sensitive";
 import type { BankGateway } from "./gateway";
+import type { BreakerSettings } from "./health/breaker";
 
 // A bank is a module (docs/banks.md, "Adding a bank"): its folder `src/bank/<id>/` exports ONE
 // descriptor of this type from `index.ts`, and `registry.ts` lists the descriptors. Everything the
@@ -15,6 +16,8 @@ export interface ConnectionBank {
   bank: string;
   /** The stored settings (JSON of `BankSettings.toStored`), null for a bank without settings. */
   bankConfig: string | null;
+  /** The seed's `breaker` of the connection; null or absent: the defaults (docs/operating.md, Health). */
+  breaker?: BreakerSettings | null;
 }
 
 /** What an adapter may use besides its connection's settings. */

@@ -4,6 +4,7 @@ import { getAcceptance } from "./handlers/acceptance";
 import { postInstallmentOptions, postInstallmentOverview } from "./handlers/installments";
 import { installmentOptionsBody, installmentOverviewBody } from "../domain/installments/schema";
 import { getClock, moveClock, moveClockBody, type SandboxClockControl } from "./handlers/sandbox-clock";
+import { outageBody, setOutage } from "./handlers/sandbox-outage";
 import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks } from "./handlers/payment-links";
 import { createLinkBody } from "../domain/payment-links/schema";
 import { createPayment, getPayment, getPaymentByTxCode } from "./handlers/payments";
@@ -169,6 +170,15 @@ export function sandboxRoutes(clock: SandboxClockControl, buyer: () => SandboxBu
       retryAfterS: null,
       body: simulateLinkBody,
       handle: simulateLink(buyer) as ApiRoute["handle"],
+    },
+    {
+      method: "POST",
+      path: "/sandbox/connections/:id/outage",
+      gate: false,
+      budgets: [],
+      retryAfterS: null,
+      body: outageBody,
+      handle: setOutage as ApiRoute["handle"],
     },
   ];
 }

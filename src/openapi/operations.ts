@@ -170,4 +170,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     responses: { 200: r.simulated },
     errors: ["not_found", "payment_link_not_found", "payment_link_already_paid", "payment_link_expired", "payment_link_cancelled"],
   },
+  "POST /sandbox/connections/:id/outage": {
+    operationId: "setSandboxOutage",
+    summary: "Simulate an outage of a bank connection for some seconds of real time (sandbox only)",
+    responses: { 200: r.outage },
+    errors: ["not_found"],
+  },
 };

@@ -142,6 +142,13 @@ export const acceptance = v.strictObject({
 /** docs/contract.md, The sandbox. */
 export const clock = v.strictObject({ now: iso });
 
+/** docs/operating.md, Health: a connection's simulated outage (real time) and its breaker now. */
+export const outage = v.strictObject({
+  connectionId: v.string(),
+  outageUntil: isoOrNull,
+  health: v.picklist(["closed", "open", "half-open"]),
+});
+
 /** docs/contract.md, Errors: every error. */
 export const errorEnvelope = v.strictObject({ error: v.strictObject({ code: v.string(), message: v.string(), traceId: v.string() }) });
 

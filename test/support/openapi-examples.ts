@@ -59,6 +59,7 @@ export async function recordExamples(): Promise<Record<string, Example>> {
       "creditPayment",
       await h.post(`/v1/payments/${third.paymentCode}/refunds/credit`, { amount: 10_000, partnerRefundCode: "credit-44" }),
     );
+    keep("setSandboxOutage", await h.post("/sandbox/connections/vpos-1/outage", { seconds: 60 }));
   } finally {
     await h.close();
   }
