@@ -73,11 +73,12 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
     bankCalls.inc({ bank: c.bank, operation: c.operation, outcome: c.outcome });
     bankLatency.observe(c.ms / 1000, { bank: c.bank, operation: c.operation });
   });
-  const routes = new Counter(registry, "kasa_route_decisions_total", "Router decisions by router, rule and serving member (none: refused).", [
-    "terminal",
-    "rule",
-    "member",
-  ]);
+  const routes = new Counter(
+    registry,
+    "kasa_route_decisions_total",
+    "Router decisions by router, rule and serving member (none: refused).",
+    ["terminal", "rule", "member"],
+  );
   deps.routeDecisions.observe((d) => routes.inc({ terminal: d.terminal, rule: d.rule, member: d.member ?? "none" }));
   // Every connection of the database, as this process's breaker judges it now (docs/operating.md, Health).
   scraped(

@@ -34,7 +34,12 @@ export interface PaymentsOps {
    */
   reopenThreeD(code: string, from: readonly PaymentStatus[], atMs: number): Promise<boolean>;
   /** Re-prices a started payment for the member that took its attempt over (a failover). */
-  repriceThreeD(code: string, from: readonly PaymentStatus[], c: Pick<CardFacts, "appliedRateBps" | "appliedFixedFee">, atMs: number): Promise<boolean>;
+  repriceThreeD(
+    code: string,
+    from: readonly PaymentStatus[],
+    c: Pick<CardFacts, "appliedRateBps" | "appliedFixedFee">,
+    atMs: number,
+  ): Promise<boolean>;
   /**
    * Moves a payment's limit usage onto another connection (a router's serving member); the
    * totals follow by trigger. False when it already counts there.

@@ -138,7 +138,9 @@ export interface CatalogOps {
   terminal(id: string): Promise<TerminalRow | undefined>;
   upsertPsp(p: PspRow): Promise<void>;
   connections(): Promise<ConnectionRow[]>;
-  upsertConnection(c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: ConnectionRow["breaker"] }): Promise<void>;
+  upsertConnection(
+    c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: ConnectionRow["breaker"] },
+  ): Promise<void>;
   terminals(partnerId: string | null): Promise<TerminalRow[]>;
   upsertTerminal(t: Omit<TerminalRow, "routing"> & { routing?: TerminalRow["routing"] }): Promise<void>;
   bin(bin: string): Promise<BinRow | undefined>;

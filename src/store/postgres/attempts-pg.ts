@@ -11,7 +11,11 @@ const COLUMNS = `id, payment_code AS "paymentCode", status, counted, created_at_
 
 type Raw = Omit<AttemptRow, "counted" | "route"> & { counted: number; route: string | null };
 
-const toRow = (r: Raw): AttemptRow => ({ ...r, counted: r.counted === 1, route: r.route === null ? null : (JSON.parse(r.route) as RouteRecord) });
+const toRow = (r: Raw): AttemptRow => ({
+  ...r,
+  counted: r.counted === 1,
+  route: r.route === null ? null : (JSON.parse(r.route) as RouteRecord),
+});
 const routeJson = (route: RouteRecord | null | undefined): string | null => (route ? JSON.stringify(route) : null);
 
 export function attemptsPg(sql: Pg): AttemptsOps {

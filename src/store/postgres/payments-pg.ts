@@ -90,8 +90,7 @@ export function paymentsPg(sql: Pg): PaymentsOps {
         sql`three_d_started = 0, attempts_counted = attempts_counted + 1, updated_at_ms = ${atMs}`,
         sql`AND three_d_started = 1`,
       ),
-    reopenThreeD: (code, from, atMs) =>
-      update(code, from, sql`three_d_started = 0, updated_at_ms = ${atMs}`, sql`AND three_d_started = 1`),
+    reopenThreeD: (code, from, atMs) => update(code, from, sql`three_d_started = 0, updated_at_ms = ${atMs}`, sql`AND three_d_started = 1`),
     repriceThreeD: (code, from, c, atMs) =>
       update(
         code,

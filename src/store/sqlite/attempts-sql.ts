@@ -28,7 +28,17 @@ export function attemptsSql(db: Db) {
       db.prepare(
         `INSERT INTO payment_attempts (id, payment_code, status, counted, created_at_ms, updated_at_ms, terminal_id, connection_id, route)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(a.id, a.paymentCode, a.status, a.counted ? 1 : 0, a.createdAtMs, a.createdAtMs, a.terminalId, a.connectionId, routeJson(a.route));
+      ).run(
+        a.id,
+        a.paymentCode,
+        a.status,
+        a.counted ? 1 : 0,
+        a.createdAtMs,
+        a.createdAtMs,
+        a.terminalId,
+        a.connectionId,
+        routeJson(a.route),
+      );
     },
     /** A router's failover within a `starting` attempt: the next member takes it (docs/routing.md). */
     reroute: (id: string, to: Pick<AttemptRow, "terminalId" | "connectionId" | "route">, atMs: number): boolean =>

@@ -58,7 +58,9 @@ export function catalogSql(db: Db, box: SecretBox = secretBox(null)) {
       return r && toConnection(r);
     },
     connections: () => db.prepare(`SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY id`).all<Raw>().map(toConnection),
-    upsertConnection(c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: BreakerSettings | null }): void {
+    upsertConnection(
+      c: Omit<ConnectionRow, "bankConfig" | "breaker"> & { bankConfig?: string | null; breaker?: BreakerSettings | null },
+    ): void {
       db.prepare(
         `INSERT INTO connections (id, psp_id, bank, active, accepts_foreign, accepts_debit, per_tx_max, daily_max,
            weekly_max, monthly_max, window_minutes, window_max, bank_config, breaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
