@@ -6,7 +6,7 @@ import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";
 import { details, isoOrNull, istanbulOrDash, section, tryOrDash } from "../format";
 import { toRefundJson, toRefundTableRow } from "./refunds";
-import type { PaymentRow, PaymentSummaryRow } from "../../src/store/rows-money";
+import type { AttemptRow, PaymentRow, PaymentSummaryRow } from "../../src/store/rows-money";
 
 // `kasa payments list|show` (docs/operating.md, The operator CLI): read-only. The single-use `paymentRef` is a handoff
 // credential and is never printed; card data beyond the masked PAN is never stored at all.
@@ -84,7 +84,31 @@ function toPaymentDetailJson(p: PaymentRow) {
   };
 }
 
-function describePayment(p: PaymentRow, refundsTable: string): string {
+/**
+ * One card attempt: the member that served it and its connection; `route` how a router chose it
+ * (docs/routing.md, Reading a decision), null on a plain terminal.
+ */
+const toAttemptJson = (a: AttemptRow) => ({
+  id: a.id,
+  status: a.status,
+  counted: a.counted,
+  terminalId: a.terminalId,
+  connectionId: a.connectionId,
+  route: a.route,
+  createdAt: toIso(a.createdAtMs),
+});
+
+const toAttemptTableRow = (a: AttemptRow) => ({
+  attempt: a.id,
+  status: a.status,
+  terminal: a.terminalId,
+  connection: a.connectionId,
+  rule: a.route?.rule ?? "-",
+  skipped: a.route ? a.route.skipped.map((s) => `${s.terminalId}:${s.reason}`).join(" ") || "-" : "-",
+  created: istanbulOrDash(a.createdAtMs),
+});
+
+function describePayment(p: PaymentRow, attemptsTable: string, refundsTable: string): string {
   return [
     details([
       ["payment", p.code],
@@ -113,6 +137,7 @@ function describePayment(p: PaymentRow, refundsTable: string): string {
       ["3D window ends", istanbulOrDash(p.expiresAtMs)],
       ["captured", istanbulOrDash(p.capturedAtMs)],
     ]),
+    section("attempts", attemptsTable),
     section("refunds", refundsTable),
   ].join("\n");
 }
@@ -135,8 +160,9 @@ const show = defineCommand({
       const p = await store.q.payments.get(requireArg(args.code, "code"));
       if (!p) throw new CliError(`unknown payment ${args.code}`);
       const refunds = await store.q.operator.refundsOfPayment(p.code);
-      output(args, { ...toPaymentDetailJson(p), refunds: refunds.map(toRefundJson) }, () =>
-        describePayment(p, table(refunds.map(toRefundTableRow))),
+      const attempts = await store.q.attempts.byPayment(p.code);
+      output(args, { ...toPaymentDetailJson(p), attempts: attempts.map(toAttemptJson), refunds: refunds.map(toRefundJson) }, () =>
+        describePayment(p, table(attempts.map(toAttemptTableRow)), table(refunds.map(toRefundTableRow))),
       );
     }),
 });

@@ -17,7 +17,8 @@ export function toTerminalJson(t: TerminalRow) {
   return {
     id: t.id,
     partnerId: t.partnerId,
-    connectionId: t.connectionId,
+    // A router has no connection of its own: its members do (docs/routing.md).
+    connectionId: t.routing === null ? t.connectionId : null,
     active: t.active,
     commissionBasis: t.commissionBasis,
     installments: [...t.installments],
@@ -28,6 +29,7 @@ export function toTerminalJson(t: TerminalRow) {
     bank: t.bank,
     allowedCardFamilies: t.allowedCardFamilies,
     rates: t.rates.map((r) => ({ count: r.count, brand: r.brand, onUs: r.onUs, rateBps: r.rateBps, fixedFee: r.fixedFee })),
+    routing: t.routing,
   };
 }
 
@@ -36,7 +38,7 @@ type TerminalJson = ReturnType<typeof toTerminalJson>;
 const toListRow = (t: TerminalJson) => ({
   id: t.id,
   partner: t.partnerId,
-  connection: t.connectionId,
+  connection: t.routing === null ? t.connectionId : `router: ${t.routing.members.join(",")}`,
   active: t.active ? "yes" : "no",
   basis: t.commissionBasis,
   installments: t.installments.join(","),
@@ -52,6 +54,13 @@ function describeTerminal(t: TerminalJson): string {
       ["id", t.id],
       ["partner", t.partnerId],
       ["connection", t.connectionId],
+      ["router of", t.routing?.members ?? null],
+      [
+        "routing",
+        t.routing === null
+          ? null
+          : `${t.routing.order}; rules ${t.routing.rules.map((r) => r.name).join(", ") || "none"}; fallback ${t.routing.fallback.join(", ")}`,
+      ],
       ["active", t.active ? "yes" : "no"],
       ["commission basis", t.commissionBasis],
       ["installments", t.installments],

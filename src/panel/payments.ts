@@ -92,13 +92,21 @@ async function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): Pro
 <div class="field"><label for="amount">Tutar (TL; boş bırakılırsa kalanın tamamı)</label><input id="amount" name="amount" inputmode="decimal"></div>
 <div class="actions"><button type="submit">İade et</button></div>
 </form>`;
-  const attempts = (await deps.store.q.attempts.byPayment(p.code)).map(
-    (a) => html`<tr><td>${a.id}</td><td>${a.status}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`,
-  );
+  const rows = await deps.store.q.attempts.byPayment(p.code);
+  const attempts: SafeHtml[] = [];
+  for (const a of rows) {
+    // The bank that took the attempt (a router's member, docs/routing.md) and the rule that chose it.
+    const member = a.terminalId === null ? undefined : await deps.store.q.catalog.terminal(a.terminalId);
+    const bank = member?.bank ?? a.connectionId ?? "—";
+    const rule = a.route === null ? "—" : a.route.rule;
+    attempts.push(
+      html`<tr><td>${a.id}</td><td>${a.status}</td><td>${bank}</td><td>${rule}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`,
+    );
+  }
   const attemptTable =
     attempts.length === 0
       ? html`<p>Kart denemesi yok.</p>`
-      : html`<table><thead><tr><th scope="col">Deneme</th><th scope="col">Durum</th><th scope="col">Hakkı kullandı</th><th scope="col">Zaman</th></tr></thead><tbody>${attempts}</tbody></table>`;
+      : html`<table><thead><tr><th scope="col">Deneme</th><th scope="col">Durum</th><th scope="col">Banka</th><th scope="col">Yönlendirme kuralı</th><th scope="col">Hakkı kullandı</th><th scope="col">Zaman</th></tr></thead><tbody>${attempts}</tbody></table>`;
   return html`${facts}<h2>Kart denemeleri</h2>${attemptTable}<h2>İadeler</h2>${refundTable}${form}`;
 }
 

@@ -48,6 +48,7 @@ export function demoSeed(bins: NonNullable<SeedFile["bins"]>, baseUrl: string, b
 
 /** The demo router's members, those of this list of banks that exist (a test may run fewer banks). */
 const ROUTER_MEMBERS = ["T-1001", "T-9101", "T-3001"];
+const DEMO_ROUTER_ID = "T-9001";
 
 /**
  * docs/routing.md, The sandbox: router T-9001 over T-1001, T-9101 and T-3001. Foreign cards go to
@@ -58,7 +59,7 @@ function withDemoRouter(terminals: readonly DemoRow[]): DemoRow[] {
   const present = ROUTER_MEMBERS.filter((id) => terminals.some((t) => t.id === id));
   if (!present.includes("T-1001") || !present.includes("T-9101")) return [...terminals];
   const router = {
-    id: "T-9001",
+    id: DEMO_ROUTER_ID,
     partner: DEMO_PARTNER_ID,
     active: true,
     infrastructure: "standard",
@@ -97,5 +98,12 @@ export function demoSimulatorConnections(baseUrl: string, banks: readonly BankMo
 export function demoBanner(baseUrl: string, banks: readonly BankModule[] = BANKS): { terminals: string[]; notes: string[] } {
   const ctx = demoContext(baseUrl);
   const demos = banks.flatMap((b) => (b.demo ? [b.demo] : []));
-  return { terminals: demos.flatMap((d) => d.bannerTerminals(ctx)), notes: demos.flatMap((d) => d.bannerNotes(ctx)) };
+  const router = withDemoRouter(demos.flatMap((d) => d.terminals(ctx))).find((t) => t.id === DEMO_ROUTER_ID);
+  const members = (router?.routing as { members: string[] } | undefined)?.members ?? [];
+  const routerLine = router
+    ? [
+        `${DEMO_ROUTER_ID} (router over ${members.join(", ")}: foreign cards to T-1001, 50,000 TL and up split 70/30, installments on the card's own bank)`,
+      ]
+    : [];
+  return { terminals: [...demos.flatMap((d) => d.bannerTerminals(ctx)), ...routerLine], notes: demos.flatMap((d) => d.bannerNotes(ctx)) };
 }

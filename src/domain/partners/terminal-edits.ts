@@ -18,6 +18,7 @@ export type TerminalPatch = Partial<Omit<TerminalRow, "id" | "partnerId" | "conn
  */
 export function toEditedTerminal(row: TerminalRow, patch: TerminalPatch): TerminalRow {
   const next = { ...row, ...patch };
+  if (row.routing !== null) return toEditedRouter(row, patch);
   const asSeed = {
     id: next.id,
     partner: next.partnerId,
@@ -39,6 +40,15 @@ export function toEditedTerminal(row: TerminalRow, patch: TerminalPatch): Termin
     installments: [...new Set(next.installments)].sort((a, b) => a - b),
     allowedCardFamilies: next.allowedCardFamilies === null ? null : [...new Set(next.allowedCardFamilies)],
   };
+}
+
+/** A router keeps only its switches (docs/routing.md): its members carry counts, rates and banks. */
+const ROUTER_SWITCHES = new Set(["active", "infrastructure"]);
+
+function toEditedRouter(row: TerminalRow, patch: TerminalPatch): TerminalRow {
+  const refused = Object.keys(patch).find((key) => !ROUTER_SWITCHES.has(key));
+  if (refused !== undefined) fail("validation_error", `${refused}: not allowed on a router; its members carry it (docs/routing.md)`);
+  return { ...row, ...patch };
 }
 
 /** One unit: the terminal as it stands, the patch checked against it, the row written; answers the new row. */

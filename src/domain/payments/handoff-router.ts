@@ -3,6 +3,7 @@ import type { Repos } from "../../store/store";
 import type { InstallmentOptionJson } from "../installments/types";
 import { candidatesFor, examineFrom, refusalFor, toRecord, type Candidates, type Served, type Skip } from "../routing/choose";
 import type { Router } from "../routing/router-terminal";
+import { exceededConnectionLimit } from "./connection-limits";
 import { refuse, type HandoffRefusal } from "./handoff-outcomes";
 import { ATTEMPT_TRANSITIONS, ATTEMPTABLE_STATUSES } from "./machine";
 import type { AttemptRoute } from "./routing";
@@ -15,7 +16,15 @@ import type { PaymentRow } from "../../store/rows-money";
 // failure (handoff-start.ts) continues from the candidate that failed.
 
 /** What a later failover needs to continue the same examination. */
-export type Failover = { router: Router; card: BinRow | null; candidates: Candidates; index: number; skipped: Skip[] };
+export type Failover = {
+  router: Router;
+  card: BinRow | null;
+  candidates: Candidates;
+  index: number;
+  skipped: Skip[];
+  /** Where the payment counted before the attempt, so a refusal after a failover moves it back. */
+  originConnectionId: string;
+};
 
 export type RouterRouted = {
   kind: "routed";
@@ -63,7 +72,7 @@ export async function routeOnRouter(
     route: { terminalId: result.member.terminal.id, connectionId: result.member.connection.id, route: record },
     card,
     option: result.option,
-    failover: { router, card, candidates, index: result.index, skipped: result.skipped },
+    failover: { router, card, candidates, index: result.index, skipped: result.skipped, originConnectionId: payment.connectionId },
   };
 }
 
@@ -72,8 +81,12 @@ async function serveOn(tx: Repos, payment: PaymentRow, served: Served, nowMs: nu
   await tx.payments.moveConnection(payment.code, served.member.connection.id, nowMs);
 }
 
+/**
+ * Logs each choice; the metric counts a refusal here, and a served attempt once its bank has it
+ * (handoff-start.ts), so a member dropped by a failover is not counted as serving.
+ */
 function decided(deps: Deps, router: Router, c: Candidates, member: string | null, skipped: readonly Skip[], paymentCode: string): void {
-  deps.routeDecisions.record({ terminal: router.id, rule: c.rule, member });
+  if (member === null) deps.routeDecisions.record({ terminal: router.id, rule: c.rule, member });
   const fields = { paymentCode, terminalId: router.id, rule: c.rule, order: c.order, member, skipped: toRecord(c, skipped).skipped };
   if (member === null) deps.log.warn("router: no member can serve the attempt", fields);
   else deps.log.info("router: member chosen", fields);
@@ -109,6 +122,7 @@ export async function failOver(
   const record = toRecord(f.candidates, result.skipped);
   if (result.kind === "none") {
     decided(deps, f.router, f.candidates, null, result.skipped, paymentCode);
+    await moveBack(tx, payment, f.originConnectionId, nowMs);
     return { kind: "refused", refusal: await endUnreachable(tx, attemptId, payment, refusalFor(result.skipped[0]), record, nowMs) };
   }
   const route = { terminalId: result.member.terminal.id, connectionId: result.member.connection.id, route: record };
@@ -122,6 +136,19 @@ export async function failOver(
   );
   decided(deps, f.router, f.candidates, result.member.terminal.id, result.skipped, paymentCode);
   return { kind: "served", route, option: result.option, failover: { ...f, index: result.index, skipped: result.skipped } };
+}
+
+/**
+ * Nothing stays half-moved: the payment counts again where it counted before the attempt, when
+ * that connection still has room for it (its room was free while the attempt held another's);
+ * else it stays where the last candidate's check found room.
+ */
+async function moveBack(tx: Repos, payment: PaymentRow, originId: string, nowMs: number): Promise<void> {
+  if (payment.connectionId === originId) return;
+  const origin = await tx.catalog.connection(originId);
+  if (origin && (await exceededConnectionLimit(tx, origin, payment.amount, nowMs, payment.code)) === null) {
+    await tx.payments.moveConnection(payment.code, originId, nowMs);
+  }
 }
 
 async function endUnreachable(

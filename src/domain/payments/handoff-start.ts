@@ -53,6 +53,9 @@ export async function startHandoff(deps: Deps, input: CardForm, returnOrigin?: s
     // is the adapter's gate (acsOrigin); an MPI's enrollment answer names the issuer's own ACS.
     const gateOrigin = started.kind === "form" ? new URL(started.action).origin : bank.acsOrigin;
     const granted = decision;
+    if (granted.route.route !== null) {
+      deps.routeDecisions.record({ terminal: payment.terminalId, rule: granted.route.route.rule, member: granted.route.terminalId });
+    }
     return deps.store.write((tx) => recordStart(tx, deps, granted, started, gateOrigin, deps.clock.nowMs()));
   }
 }
