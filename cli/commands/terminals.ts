@@ -29,7 +29,8 @@ export function toTerminalJson(t: TerminalRow) {
     bank: t.bank,
     allowedCardFamilies: t.allowedCardFamilies,
     rates: t.rates.map((r) => ({ count: r.count, brand: r.brand, onUs: r.onUs, rateBps: r.rateBps, fixedFee: r.fixedFee })),
-    routing: t.routing,
+    // Only on a router, so a plain terminal's JSON is what it always was.
+    ...(t.routing !== null && { routing: t.routing }),
   };
 }
 
@@ -38,7 +39,7 @@ type TerminalJson = ReturnType<typeof toTerminalJson>;
 const toListRow = (t: TerminalJson) => ({
   id: t.id,
   partner: t.partnerId,
-  connection: t.routing === null ? t.connectionId : `router: ${t.routing.members.join(",")}`,
+  connection: t.routing === undefined ? t.connectionId : `router: ${t.routing.members.join(",")}`,
   active: t.active ? "yes" : "no",
   basis: t.commissionBasis,
   installments: t.installments.join(","),
@@ -47,6 +48,17 @@ const toListRow = (t: TerminalJson) => ({
   bank: t.bank,
 });
 
+/** A router's members and rules; nothing for a plain terminal, whose output stays as it was. */
+function routerLines(t: TerminalJson): Array<[string, unknown]> {
+  const r = t.routing;
+  if (r === undefined) return [];
+  const rules = r.rules.map((rule) => rule.name).join(", ") || "none";
+  return [
+    ["router of", r.members],
+    ["routing", `${r.order}; rules ${rules}; fallback ${r.fallback.join(", ")}`],
+  ];
+}
+
 function describeTerminal(t: TerminalJson): string {
   const byCount = t.valueDaysByCount === null ? [] : Object.entries(t.valueDaysByCount).map(([n, d]) => `${n}:${d}`);
   return [
@@ -54,13 +66,7 @@ function describeTerminal(t: TerminalJson): string {
       ["id", t.id],
       ["partner", t.partnerId],
       ["connection", t.connectionId],
-      ["router of", t.routing?.members ?? null],
-      [
-        "routing",
-        t.routing === null
-          ? null
-          : `${t.routing.order}; rules ${t.routing.rules.map((r) => r.name).join(", ") || "none"}; fallback ${t.routing.fallback.join(", ")}`,
-      ],
+      ...routerLines(t),
       ["active", t.active ? "yes" : "no"],
       ["commission basis", t.commissionBasis],
       ["installments", t.installments],
