@@ -6,7 +6,7 @@ import { baseBinary, type Base } from "./base-binary";
 import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling, type Figure } from "./ceilings";
 import { compare, type BaseResult } from "./compare";
 import * as s from "./scenarios";
-import { raisedLimitsFile } from "./seed-db";
+import { ROUTER, raisedLimitsFile } from "./seed-db";
 import { binaryFacts } from "./base-fit";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { ensureWrk, waitForQuiet } from "./tools";
@@ -26,7 +26,7 @@ import { ensureWrk, waitForQuiet } from "./tools";
 type Row = {
   id: string;
   label: string;
-  against: "http" | "naive" | "scan" | "create" | null;
+  against: "http" | "naive" | "scan" | "create" | "flows" | null;
   kind: "rps" | "seconds" | "mib";
   /** A figure of kasa itself, so also measured on the base binary; ceilings and diagnostics are not. */
   kasa?: true;
@@ -89,9 +89,26 @@ const SQLITE_ROWS: Row[] = [
     kind: "rps",
     run: (c) => s.createNew(c, c.sizes.payments),
   },
+  {
+    id: "create-payment-router",
+    label: "create payment on a router of 3 members",
+    against: "create",
+    kasa: true,
+    kind: "rps",
+    run: (c) => s.createNew(c, 0, ROUTER),
+  },
   { id: "create-payment-replay", label: "create payment (replays)", against: "http", kind: "rps", kasa: true, run: s.createReplay },
   { id: "create-link", label: "create link", against: "naive", kind: "rps", kasa: true, run: s.createLinks },
-  { id: "full-flows", label: "full handoff flows (64 buyers)", against: "naive", kind: "rps", kasa: true, run: s.fullFlows },
+  { id: "full-flows", label: "full handoff flows (64 buyers)", against: "naive", kind: "rps", kasa: true, run: (c) => s.fullFlows(c) },
+  {
+    id: "full-flows-router",
+    label: "full handoff flows on a router of 3 members",
+    against: "flows",
+    kasa: true,
+    kind: "rps",
+    smoke: false,
+    run: (c) => s.fullFlows(c, ROUTER),
+  },
   { id: "webhooks", label: "webhook deliveries", against: "naive", kind: "rps", kasa: true, run: s.webhookDeliveries },
   {
     id: "startup",
@@ -242,7 +259,13 @@ type Measured = Awaited<ReturnType<typeof measure>>;
 
 /** The main table, unchanged by the base comparison: each figure over the ceiling beside it. */
 function mainTable(results: Record<string, Result>): string[] {
-  const ceilingOf = { http: "ceiling-http", naive: "ceiling-naive", scan: "startup-scan", create: "create-payment" } as const;
+  const ceilingOf = {
+    http: "ceiling-http",
+    naive: "ceiling-naive",
+    scan: "startup-scan",
+    create: "create-payment",
+    flows: "full-flows",
+  } as const;
   const lines = ["| figure | value | p99 ms | server µs/op | busy before | vs | ratio |", "|---|---:|---:|---:|---:|---|---:|"];
   for (const row of ROWS) {
     const r = results[row.id];
@@ -258,6 +281,17 @@ function mainTable(results: Record<string, Result>): string[] {
     if (ratio !== undefined) r.ratio = ratio;
   }
   return lines;
+}
+
+/** docs/routing.md: a router of 3 members costs at most 10% of a plain terminal's rate. */
+function routerVerdict(results: Record<string, Result>): string[] {
+  const rows = ["create-payment-router", "full-flows-router"].filter((id) => results[id]?.ratio !== undefined);
+  if (rows.length === 0) return [];
+  const parts = rows.map((id) => {
+    const ratio = results[id]!.ratio!;
+    return `${results[id]!.label} ${fmt(ratio, 2)}x ${ratio >= 0.9 ? "ok" : "MISS"}`;
+  });
+  return ["", `router of 3 members vs a plain terminal (bound 0.90x): ${parts.join("; ")}`];
 }
 
 type PgInfo = { version: string; fsync: string; synchronousCommit: string };
@@ -338,7 +372,7 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
   const measured = await measure(selected, ctx, base, quiet);
   const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
   const { results, baseResults } = measured;
-  const lines = mainTable(results);
+  const lines = [...mainTable(results), ...routerVerdict(results)];
   let comparison: ReturnType<typeof compare> | null = null;
   if (base === null) {
     lines.push("", `vs base: not compared (${o.smoke ? "a --smoke pass compares only with --base REF" : "--base none"})`);

@@ -67,8 +67,8 @@ const auth = { authorization: `Bearer ${BENCH_KEY}`, "content-type": "applicatio
 
 /** A loopback return URL: nothing in a benchmark may point outside 127.0.0.0/8. */
 const RETURN_URL = `http://${HOST}:9/return`;
-const PAYMENT_BODY = (code: string) =>
-  `'{"amount":10000,"partnerTxCode":"${code}","terminalId":"${TERMINAL}","returnUrl":"${RETURN_URL}"}'`;
+const PAYMENT_BODY = (code: string, terminalId = TERMINAL) =>
+  `'{"amount":10000,"partnerTxCode":"${code}","terminalId":"${terminalId}","returnUrl":"${RETURN_URL}"}'`;
 
 /** wrk against one kasa endpoint: 1 s warm-up, then the measured run. */
 async function load(
@@ -101,10 +101,11 @@ async function createLink(k: Kasa): Promise<{ id: string }> {
   return (await res.json()) as { id: string };
 }
 
-export const createNew = (ctx: RunContext, payments = 0) =>
+/** `terminalId`: the plain bench terminal, or the router of three members (docs/routing.md). */
+export const createNew = (ctx: RunContext, payments = 0, terminalId = TERMINAL) =>
   load(ctx, { payments }, async () => ({
     path: "/v1/payments",
-    script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`)),
+    script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`, terminalId)),
   }));
 
 export const createReplay = (ctx: RunContext) =>
@@ -143,7 +144,7 @@ export const createLinks = (ctx: RunContext) =>
   }));
 
 /** Create, handoff, ACS, callback with capture, 303 to the return URL: 64 buyers at a time. */
-export async function fullFlows(ctx: RunContext): Promise<Figure> {
+export async function fullFlows(ctx: RunContext, terminalId = TERMINAL): Promise<Figure> {
   const k = await startKasa(ctx, await database(ctx, {}));
   try {
     // Redirects are the client's to follow (never fetch's): the last one leaves for the return URL.
@@ -156,7 +157,7 @@ export async function fullFlows(ctx: RunContext): Promise<Figure> {
         body: JSON.stringify({
           amount: 10_000,
           partnerTxCode: `flow-${process.pid}-${n++}-${Math.random()}`,
-          terminalId: TERMINAL,
+          terminalId,
           returnUrl: RETURN_URL,
         }),
       });

@@ -19,6 +19,8 @@ import { freshDatabase } from "../support/pg-cluster";
 export const BENCH_KEY = "kasa_sk_bench_000000000000000000000000000000000";
 export const PARTNER = "ptn_bench";
 export const TERMINAL = "T-1001";
+/** A router over T-1001 and two more members, each on a connection of its own (docs/routing.md). */
+export const ROUTER = "T-9001";
 const ROWS_PER_UNIT = 5_000;
 const DAY_MS = 86_400_000;
 
@@ -35,16 +37,14 @@ export type BenchSeed = {
 function seedFile(webhookUrl: string | null): SeedFile {
   return parseSeed({
     psps: [{ id: "psp-1", active: true }],
-    connections: [
-      {
-        id: "vpos-1",
-        psp: "psp-1",
-        bank: "sim",
-        active: true,
-        acceptsForeignCards: true,
-        limits: { perTxMax: 100_000_000, dailyMax: 1e15, weeklyMax: 1e15, monthlyMax: 1e15, window: { minutes: 10, maxAmount: 1e15 } },
-      },
-    ],
+    connections: ["vpos-1", "vpos-2", "vpos-3"].map((id) => ({
+      id,
+      psp: "psp-1",
+      bank: "sim",
+      active: true,
+      acceptsForeignCards: true,
+      limits: { perTxMax: 100_000_000, dailyMax: 1e15, weeklyMax: 1e15, monthlyMax: 1e15, window: { minutes: 10, maxAmount: 1e15 } },
+    })),
     partners: [
       {
         id: PARTNER,
@@ -57,10 +57,10 @@ function seedFile(webhookUrl: string | null): SeedFile {
       },
     ],
     terminals: [
-      {
-        id: TERMINAL,
+      ...[TERMINAL, "T-1002", "T-1003"].map((id, i) => ({
+        id,
         partner: PARTNER,
-        connection: "vpos-1",
+        connection: `vpos-${i + 1}`,
         active: true,
         commissionBasis: "gross",
         installments: [1, 2, 3, 6, 9, 12],
@@ -73,6 +73,13 @@ function seedFile(webhookUrl: string | null): SeedFile {
           { count: 3, rateBps: 450 },
           { count: 6, rateBps: 800 },
         ],
+      })),
+      {
+        id: ROUTER,
+        partner: PARTNER,
+        active: true,
+        commissionBasis: "gross",
+        routing: { members: [TERMINAL, "T-1002", "T-1003"], order: "rules", onUsInstallments: true },
       },
     ],
     bins: [{ bin: "40000011", brand: "bonus", family: "credit", bank: "Demo Bank A", installments: true }],
