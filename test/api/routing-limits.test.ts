@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { harness, type Harness } from "../support/harness";
+import { addPanelUser, panelClient } from "../support/panel-client";
 import { createPayment, handOff, pay, paymentRow } from "./payments-flow";
 import { attemptsOf, CARDS, routingSeed, type WorldOptions } from "./routing-world";
 
@@ -111,5 +112,19 @@ describe("product 25: what a router offers before the card", () => {
     const member = await h.post("/v1/installment-options/overview", { terminalId: "T-B" });
     expect(router.status).toBe(200);
     expect(router.json).toEqual(member.json);
+  });
+});
+
+describe("product 25: the panel's payment page shows each attempt's bank and rule", () => {
+  it("a routed payment: the serving member's bank and the matched rule", async () => {
+    await world({ routing: { rules: [{ name: "world-to-b", when: { brands: ["world"] }, route: ["T-B"] }] } });
+    const c = await createPayment(h, { terminalId: "T-R" });
+    await pay(h, c.json.paymentRef, CARDS.world);
+    await addPanelUser(h, "viewer@shop.example", "viewer");
+    const panel = panelClient(h);
+    await panel.login("viewer@shop.example");
+    const page = await panel.get(`/panel/payments/${c.json.paymentCode}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<td>Demo Bank B<\/td><td>world-to-b<\/td>/);
   });
 });
