@@ -11,7 +11,7 @@ import { exceededConnectionLimit } from "./connection-limits";
 import { askSubscribers } from "./events";
 import { ATTEMPTABLE_STATUSES, PAYMENT_TRANSITIONS } from "./machine";
 import { isRouter } from "../routing/router-terminal";
-import { routeOnRouter, type Failover } from "./handoff-router";
+import { routeOnRouter, serveOn, type Failover } from "./handoff-router";
 import { routeAttempt, type AttemptRoute } from "./routing";
 import { expireIfDue, failPayment } from "./transitions";
 import type { CardForm } from "./card-form";
@@ -91,6 +91,8 @@ export async function decideStart(tx: Repos, deps: Deps, input: CardForm, nowMs:
   if (starting !== null) return refuse(starting);
   const attemptId = routed.attemptId ?? deps.ids.attemptId();
   const { route, card, option } = routed;
+  // A router's payment counts from now on the serving member's connection (docs/routing.md, Limits).
+  if (routed.failover) await serveOn(tx, payment.code, route.connectionId, nowMs);
   await tx.attempts.insert({ id: attemptId, paymentCode: payment.code, status: "starting", counted: false, createdAtMs: nowMs, ...route });
   const started = await tx.payments.markThreeDStarted(
     payment.code,

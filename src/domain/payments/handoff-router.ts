@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import type { Repos } from "../../store/store";
 import type { InstallmentOptionJson } from "../installments/types";
-import { candidatesFor, examineFrom, refusalFor, toRecord, type Candidates, type Served, type Skip } from "../routing/choose";
+import { candidatesFor, examineFrom, refusalFor, toRecord, type Candidates, type Skip } from "../routing/choose";
 import type { Router } from "../routing/router-terminal";
 import { exceededConnectionLimit } from "./connection-limits";
 import { refuse, type HandoffRefusal } from "./handoff-outcomes";
@@ -64,7 +64,7 @@ export async function routeOnRouter(
     const refusal = refusalFor(result.skipped[0]);
     return { ...refuse(refusal.code, refusal.shown), counted: refusal.counted, attemptId, route: { ...unrouted, route: record } };
   }
-  await serveOn(tx, payment, result, nowMs);
+  // The payment's usage moves in decideStart, once the subscribers let the attempt start.
   decided(deps, router, candidates, result.member.terminal.id, result.skipped, payment.code);
   return {
     kind: "routed",
@@ -77,8 +77,8 @@ export async function routeOnRouter(
 }
 
 /** The payment's limit usage moves onto the serving member's connection (docs/routing.md, Limits). */
-async function serveOn(tx: Repos, payment: PaymentRow, served: Served, nowMs: number): Promise<void> {
-  await tx.payments.moveConnection(payment.code, served.member.connection.id, nowMs);
+export async function serveOn(tx: Repos, paymentCode: string, connectionId: string, nowMs: number): Promise<void> {
+  await tx.payments.moveConnection(paymentCode, connectionId, nowMs);
 }
 
 /**
@@ -127,7 +127,7 @@ export async function failOver(
   }
   const route = { terminalId: result.member.terminal.id, connectionId: result.member.connection.id, route: record };
   await tx.attempts.reroute(attemptId, route, nowMs);
-  await serveOn(tx, payment, result, nowMs);
+  await serveOn(tx, payment.code, result.member.connection.id, nowMs);
   await tx.payments.repriceThreeD(
     payment.code,
     ATTEMPTABLE_STATUSES,
