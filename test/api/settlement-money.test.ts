@@ -99,8 +99,12 @@ async function checkConservation(captures: Captured[], refundIds: Map<string, st
   }
 }
 
+// An honest budget (issue 37): one seed takes ~26 s on PostgreSQL on a quiet machine (~3 s on
+// SQLite), so the project's 20-30 s default sat within 2x of it and failed on a busy one.
+const SEED_BUDGET_MS = 120_000;
+
 describe("product 9 acceptance: money is conserved over random captures, refunds and day ends", () => {
-  it.each([1, 2, 3])("seed %i", async (seed) => {
+  it.each([1, 2, 3])("seed %i", { timeout: SEED_BUDGET_MS }, async (seed) => {
     h = await harness({ seed: MONEY_SEED });
     const rand = prng(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
