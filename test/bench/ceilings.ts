@@ -58,7 +58,7 @@ function script(dir: string, name: string, text: string): string {
   return path;
 }
 
-export type Figure = { rps?: number; p99Ms?: number; cpuUsPerOp?: number; seconds?: number; mib?: number };
+export type Figure = { rps?: number; p50Ms?: number; p99Ms?: number; cpuUsPerOp?: number; seconds?: number; mib?: number };
 
 async function serveAndLoad(dir: string, name: string, text: string, extra: string[], seconds: number, post: boolean): Promise<Figure> {
   const port = await freePort();

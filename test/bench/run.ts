@@ -6,6 +6,7 @@ import { baseBinary, type Base } from "./base-binary";
 import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling, type Figure } from "./ceilings";
 import { compare, type BaseResult } from "./compare";
 import * as s from "./scenarios";
+import { compareWithBest } from "./best";
 import { ROUTER, raisedLimitsFile } from "./seed-db";
 import { binaryFacts } from "./base-fit";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
@@ -39,6 +40,8 @@ type Row = {
 };
 
 const scan = { figure: null as Figure | null, db: "" };
+/** The closed-loop create rate of this run, which the open-loop row sends half of. */
+const openLoopRate: { closedLoopRps: number | null } = { closedLoopRps: null };
 
 /** The table, in print order; ceilings first. Later issues add rows here. */
 const SQLITE_ROWS: Row[] = [
@@ -79,7 +82,11 @@ const SQLITE_ROWS: Row[] = [
     against: "naive",
     kasa: true,
     kind: "rps",
-    run: (c) => s.createNew(c),
+    run: async (c) => {
+      const figure = await s.createNew(c);
+      if (c.binary === resolve("dist/kasa")) openLoopRate.closedLoopRps = figure.rps ?? null;
+      return figure;
+    },
   },
   {
     id: "create-payment-1m",
@@ -88,6 +95,14 @@ const SQLITE_ROWS: Row[] = [
     kasa: true,
     kind: "rps",
     run: (c) => s.createNew(c, c.sizes.payments),
+  },
+  {
+    // Issue 37: latency at half the closed-loop maximum, measured from the scheduled send time.
+    id: "create-payment-open-loop",
+    label: "create payment, open loop at half the max rate (rate sent; p50 / p99)",
+    against: "create",
+    kind: "rps",
+    run: (c) => s.createOpenLoop(c, Math.max(50, Math.round((openLoopRate.closedLoopRps ?? 1000) / 2))),
   },
   {
     id: "create-payment-router",
@@ -276,11 +291,22 @@ function mainTable(results: Record<string, Result>): string[] {
     const ratio = value !== undefined && baseValue ? value / baseValue : undefined;
     const shown = row.kind === "rps" ? `${fmt(value)}/s` : `${fmt(value, 2)} s, ${fmt(r.mib)} MiB`;
     lines.push(
-      `| ${row.label} | ${shown} | ${fmt(r.p99Ms, 1)} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.busyBefore * 100)}% | ${row.against ?? ""} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}x`} |`,
+      `| ${row.label} | ${shown} | ${r.p50Ms === undefined ? "" : `${fmt(r.p50Ms, 1)} / `}${fmt(r.p99Ms, 1)} | ${fmt(r.cpuUsPerOp)} | ${fmt(r.busyBefore * 100)}% | ${row.against ?? ""} | ${ratio === undefined ? "" : `${fmt(ratio, 2)}x`} |`,
     );
     if (ratio !== undefined) r.ratio = ratio;
   }
   return lines;
+}
+
+/** Issue 37's latency target: open-loop create p99 at most 10 ms at half the max rate. */
+function openLoopVerdict(results: Record<string, Result>): string[] {
+  const r = results["create-payment-open-loop"];
+  if (r?.p99Ms === undefined) return [];
+  const ok = r.p99Ms <= 10;
+  return [
+    "",
+    `open-loop create at ${fmt(r.rps)}/s: p50 ${fmt(r.p50Ms, 1)} ms, p99 ${fmt(r.p99Ms, 1)} ms (target ≤ 10 ms): ${ok ? "met" : "MISSED"}`,
+  ];
 }
 
 /** docs/routing.md: a router of 3 members costs at most 10% of a plain terminal's rate. */
@@ -372,7 +398,7 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
   const measured = await measure(selected, ctx, base, quiet);
   const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
   const { results, baseResults } = measured;
-  const lines = [...mainTable(results), ...routerVerdict(results)];
+  const lines = [...mainTable(results), ...routerVerdict(results), ...openLoopVerdict(results)];
   let comparison: ReturnType<typeof compare> | null = null;
   if (base === null) {
     lines.push("", `vs base: not compared (${o.smoke ? "a --smoke pass compares only with --base REF" : "--base none"})`);
@@ -386,6 +412,12 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
     const again = remeasured.length === 0 ? [] : [`(measured twice on both binaries, better run kept: ${remeasured.join(", ")})`];
     lines.push("", ...comparison.table, ...again, "", comparison.verdict);
   }
+  // A full run also compares with the best each figure has ever reached (best.ts) and records new bests.
+  const best = o.smoke ? null : compareWithBest(selected, results, true);
+  if (best !== null) lines.push("", ...best.table, "", best.verdict);
+  // A smoke pass's second of load is too noisy to gate on.
+  const routerMiss = !o.smoke && routerVerdict(results).some((l) => l.includes("MISS"));
+  if ((comparison?.misses.length ?? 0) > 0 || (best?.misses.length ?? 0) > 0 || routerMiss) process.exitCode = 1;
   lines.push(...storeTable(selected, results, pg));
   process.stdout.write(`${lines.join("\n")}\n`);
   const baseJson = base === null ? null : { ...base, results: baseResults, misses: comparison?.misses, verdict: comparison?.verdict };

@@ -2,6 +2,7 @@ import { stampSchemaVersion } from "./base-fit";
 import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
+import { openLoop } from "./open-loop";
 import { BENCH_KEY, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
 import { HOST, cpuSeconds, rssMiB, settled, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
@@ -107,6 +108,33 @@ export const createNew = (ctx: RunContext, payments = 0, terminalId = TERMINAL) 
     path: "/v1/payments",
     script: wrkScript("POST", "/v1/payments", BENCH_KEY, PAYMENT_BODY(`b-' .. prefix .. '-' .. n .. '`, terminalId)),
   }));
+
+/**
+ * Create payment in an open loop at `rate` a second (issue 37: half the closed-loop maximum), each
+ * latency from its scheduled send time (open-loop.ts): p50 and p99 without coordinated omission.
+ */
+export async function createOpenLoop(ctx: RunContext, rate: number): Promise<Figure> {
+  const k = await startKasa(ctx, await database(ctx, {}));
+  try {
+    const prefix = Math.random().toString(36).slice(2);
+    const r = await openLoop(
+      (i) => ({
+        url: `${k.base}/v1/payments`,
+        init: {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ amount: 10_000, partnerTxCode: `ol-${prefix}-${i}`, terminalId: TERMINAL, returnUrl: RETURN_URL }),
+        },
+      }),
+      rate,
+      ctx.sizes.seconds,
+    );
+    if (r.errors > r.sent / 100) throw new Error(`${r.errors} of ${r.sent} open-loop creates failed`);
+    return { rps: r.achievedRps, p50Ms: r.p50Ms, p99Ms: r.p99Ms };
+  } finally {
+    await k.proc.stop();
+  }
+}
 
 export const createReplay = (ctx: RunContext) =>
   load(ctx, {}, async () => ({
