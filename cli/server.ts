@@ -18,7 +18,7 @@ import { resolveLimits } from "../src/domain/rate-limits/limits-file";
 import { findBank } from "../src/bank/registry";
 import { DEMO_BINS } from "../src/bank/test-cards";
 import { createIds, hashApiKey } from "../src/ids";
-import { createJsonLog, createLog } from "../src/log";
+import { batchedWriter, createJsonLog, createLog } from "../src/log";
 import { createService } from "../src/compose";
 import { sandboxClockFor } from "../src/sandbox-clock";
 import { DEMO_PANEL_EMAIL, ensureDemoPanelUser } from "../src/domain/users/demo";
@@ -166,6 +166,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
   await store.close();
   if (logFormatOf(opts) === "json") log.info("kasa stopped cleanly");
   else consola.info("kasa stopped cleanly");
+  stdoutLines.flush();
 }
 
 /** docs/operating.md: in-flight requests get this long after SIGTERM before their connections are cut. */
@@ -183,8 +184,12 @@ async function drain(server: { close(closeAll?: boolean): Promise<void> }, grace
 
 const logFormatOf = (opts: ServerOptions): "pretty" | "json" => opts.logFormat ?? (process.stdout.isTTY ? "pretty" : "json");
 
+/** JSON lines go out once per event-loop turn (batchedWriter); the last ones are flushed at exit. */
+const stdoutLines = batchedWriter((chunk) => void process.stdout.write(chunk));
+process.on("exit", () => stdoutLines.flush());
+
 function serviceLog(opts: ServerOptions) {
-  return logFormatOf(opts) === "json" ? createJsonLog((line) => void process.stdout.write(line), opts.mode) : createLog(opts.mode);
+  return logFormatOf(opts) === "json" ? createJsonLog((line) => stdoutLines.write(line), opts.mode) : createLog(opts.mode);
 }
 
 type Banner = {

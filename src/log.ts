@@ -38,3 +38,30 @@ export function memoryLog(): Log & { lines: string[] } {
     void lines.push(`${level} ${m}${f ? ` ${JSON.stringify(f, replacer)}` : ""}`);
   return { lines, info: push("info"), warn: push("warn"), error: push("error") };
 }
+
+/**
+ * Lines written together once per turn of the event loop: one `write` for every line a turn
+ * produced instead of one each. A request log line per request made the write call the largest
+ * single cost of a read (docs/performance.md). `flush` writes what is waiting at once (shutdown).
+ */
+export function batchedWriter(write: (chunk: string) => void): { write(line: string): void; flush(): void } {
+  let waiting: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (waiting.length === 0) return;
+    const chunk = waiting.join("");
+    waiting = [];
+    write(chunk);
+  };
+  return {
+    write(line) {
+      waiting.push(line);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
