@@ -43,6 +43,7 @@ describe("product 22: attempts operations answer on PostgreSQL as on SQLite", ()
     expect(pg).toEqual(sqlite);
     expect(sqlite[0]).toEqual({
       ...routed,
+      route: null,
       id: "att_b",
       paymentCode: CODE,
       status: "acs",
@@ -51,6 +52,31 @@ describe("product 22: attempts operations answer on PostgreSQL as on SQLite", ()
       updatedAtMs: T0 + 1,
     });
     expect((sqlite[2] as { id: string }[]).map((a) => a.id)).toEqual(["att_b", "att_a", "att_c"]);
+  });
+
+  it("docs/routing.md: reroute moves only a starting attempt; the route record and the payment's connection move read back alike", async () => {
+    const route = { rule: "fallback", order: "rules" as const, skipped: [{ terminalId: "T-1", reason: "unavailable" as const }] };
+    const steps = async (o: Ops) => {
+      await o.payments.insert(newPayment(1));
+      await o.attempts.insert({
+        ...routed,
+        id: "att_r",
+        paymentCode: CODE,
+        status: "starting",
+        counted: false,
+        createdAtMs: T0,
+        route: null,
+      });
+      const moved = await o.attempts.reroute("att_r", { terminalId: "T-1", connectionId: "vpos-1", route }, T0 + 5);
+      await o.attempts.move("att_r", ["starting"], "acs", T0 + 6);
+      const again = await o.attempts.reroute("att_r", { terminalId: "T-1", connectionId: "vpos-1", route: null }, T0 + 7);
+      const sameConnection = await o.payments.moveConnection(CODE, "vpos-1", T0 + 8);
+      return [moved, again, sameConnection, await o.attempts.get("att_r")];
+    };
+    const { sqlite, pg } = await onBoth(both, steps);
+    expect(pg).toEqual(sqlite);
+    expect(sqlite.slice(0, 3)).toEqual([true, false, false]);
+    expect(sqlite[3]).toMatchObject({ route, status: "acs" });
   });
 
   it("move and closeOpen change only attempts in `from`; counted never goes back", async () => {
