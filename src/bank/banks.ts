@@ -2,7 +2,7 @@ import type { Log } from "../log-port";
 import type { Sensitive } from "../sensitive";
 import type { BankGateway } from "./gateway";
 import { instrument, type BankCall } from "./instrument";
-import type { BankModule, ConnectionBank } from "./module";
+import type { BankModule, BankReconciler, ConnectionBank } from "./module";
 import { bankOf, defaultBank, payingBank } from "./registry";
 
 // The banks of one running kasa (deps.banks): each connection's bank is reached by its adapter,
@@ -28,6 +28,8 @@ export interface BankRegistry {
    */
   sim: BankGateway;
   forConnection(connection: ConnectionBank): BankGateway;
+  /** The connection's reconciliation facet (docs/reconciliation.md); a bank without one answers `unknown` to everything. */
+  reconciler(connection: ConnectionBank): BankReconciler;
   /** The gateway of a bank without settings (its simulator's pages, its payouts). */
   forBank(bankId: string): BankGateway;
   /** The gateway that pays a batch of captures through these banks, or null: an operator transfers it. */
@@ -67,6 +69,14 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     return adapter;
   }
 
+  const unknown = async () => ({ status: "unknown" as const, amount: null, reference: null });
+  function reconciler(c: ConnectionBank): BankReconciler {
+    const module = bankOf(c.bank, modules);
+    if (!module.reconcile) return { order: unknown, refund: unknown };
+    const adapterEnv = { fetch: env.fetch, log: env.log, baseUrl: env.baseUrl, secret: env.secrets.get(module.id) ?? null, nowMs: env.nowMs };
+    return module.reconcile(c, adapterEnv, forConnection(c));
+  }
+
   // A bank that pays its own batches does so without a connection's settings.
   const forBank = (bankId: string): BankGateway => forConnection({ id: `\u0000${bankId}`, bank: bankId, bankConfig: null });
 
@@ -79,6 +89,7 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
       replaced.set(fallback.id, gateway);
     },
     forConnection,
+    reconciler,
     forBank,
     payoutGateway(bankIds) {
       const payer = payingBank(bankIds, modules);
