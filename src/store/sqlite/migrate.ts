@@ -3,7 +3,8 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 8;
+// Version 9 adds the reconcile_* tables (issue 36): new tables only, so schema.sql creates them.
+export const SCHEMA_VERSION = 9;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
