@@ -39,6 +39,7 @@ export function createIds(clock: Clock) {
     refundId: () => `rfd_${timeOrdered(clock)}`,
     deliveryId: () => `evt_${timeOrdered(clock)}`,
     payoutBatchId: () => `pob_${timeOrdered(clock)}`,
+    reconcileRunId: () => `rec_${timeOrdered(clock)}`,
     // A hyphen, not `_`: the attempt id is also the bank's order id (EST `oid`: letters, digits, `-`).
     attemptId: () => `att-${timeOrdered(clock)}`,
     keyId: () => `key_${randomChars(BASE32, 16)}`,

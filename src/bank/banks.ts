@@ -73,7 +73,13 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
   function reconciler(c: ConnectionBank): BankReconciler {
     const module = bankOf(c.bank, modules);
     if (!module.reconcile) return { order: unknown, refund: unknown };
-    const adapterEnv = { fetch: env.fetch, log: env.log, baseUrl: env.baseUrl, secret: env.secrets.get(module.id) ?? null, nowMs: env.nowMs };
+    const adapterEnv = {
+      fetch: env.fetch,
+      log: env.log,
+      baseUrl: env.baseUrl,
+      secret: env.secrets.get(module.id) ?? null,
+      nowMs: env.nowMs,
+    };
     return module.reconcile(c, adapterEnv, forConnection(c));
   }
 

@@ -1,4 +1,11 @@
-import type { ReconcileAttemptRow, ReconcileFindingRow, ReconcileOps, ReconcileRefundRow, ReconcileRunRow, RepairRow } from "../reconcile-ops";
+import type {
+  ReconcileAttemptRow,
+  ReconcileFindingRow,
+  ReconcileOps,
+  ReconcileRefundRow,
+  ReconcileRunRow,
+  RepairRow,
+} from "../reconcile-ops";
 import type { Pg } from "./pg";
 
 // Reconciliation on PostgreSQL: the translation of sqlite/reconcile-sql.ts. The run lease is one
@@ -77,7 +84,9 @@ export function reconcilePg(sql: Pg): ReconcileOps {
         ORDER BY day DESC, connection_id COLLATE "C", id COLLATE "C" LIMIT ${limit}`),
     ],
     findings: async (runId) => [
-      ...(await sql<ReconcileFindingRow[]>`SELECT ${sql.unsafe(FINDING_COLUMNS)} FROM reconcile_findings WHERE run_id = ${runId} ORDER BY seq`),
+      ...(await sql<
+        ReconcileFindingRow[]
+      >`SELECT ${sql.unsafe(FINDING_COLUMNS)} FROM reconcile_findings WHERE run_id = ${runId} ORDER BY seq`),
     ],
   };
 }

@@ -52,7 +52,8 @@ export function reconcileSql(db: Db) {
            ORDER BY r.created_at_ms, r.id`,
         )
         .all<ReconcileRefundRow>(fromMs, toMs, connectionId),
-    repair: (attemptId: string) => db.prepare(`SELECT ${REPAIR_COLUMNS} FROM reconcile_repairs WHERE attempt_id = ?`).get<RepairRow>(attemptId),
+    repair: (attemptId: string) =>
+      db.prepare(`SELECT ${REPAIR_COLUMNS} FROM reconcile_repairs WHERE attempt_id = ?`).get<RepairRow>(attemptId),
     /** A new repair, or a credit replacing a void the bank declined (it could no longer void). */
     recordRepair: (r: Omit<RepairRow, "outcome" | "updatedAtMs">): boolean =>
       db
