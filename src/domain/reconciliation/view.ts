@@ -1,5 +1,6 @@
 import type { ReconcileFindingRow, ReconcileRunRow } from "../../store/reconcile-ops";
-import { type Counts, zeroCounts } from "./classify";
+import type { Repos } from "../../store/store";
+import { CLASSES, type Counts, isFinding, zeroCounts } from "./classify";
 
 // The JSON of a run (docs/reconciliation.md, "The JSON of a run"): what `kasa reconcile run|show
 // --json` print, amounts in kuruş.
@@ -39,3 +40,16 @@ export const toRunJson = (run: ReconcileRunRow, findings: readonly ReconcileFind
 /** A run leaves work for an operator unless every finding is a `bank_approved` order whose repair the bank approved. */
 export const needsOperator = (findings: readonly ReconcileFindingRow[]): boolean =>
   findings.some((f) => !(f.class === "bank_approved" && f.repairOutcome === "approved"));
+
+/**
+ * `kasa_reconciliation_findings{connection,class}` (docs/operating.md): the findings of each
+ * connection's latest current run, by class, read at scrape time from the stored runs.
+ */
+export async function latestFindingCounts(q: Repos): Promise<Array<{ connection: string; class: string; n: number }>> {
+  const latest = new Map<string, ReconcileRunRow>();
+  for (const run of await q.reconcile.runs(null, 1000)) if (!latest.has(run.connectionId)) latest.set(run.connectionId, run);
+  return [...latest.values()].flatMap((run) => {
+    const counts = countsOf(run);
+    return CLASSES.filter(isFinding).map((c) => ({ connection: run.connectionId, class: c, n: counts[c] }));
+  });
+}
