@@ -84,6 +84,7 @@ describe("product 26: kasa reconcile", () => {
         id: "att-cli00000000000000001",
         paymentCode: "pay_cli0000000000000002",
         status: "capturing",
+        counted: true,
         createdAtMs: T0,
         terminalId: "T-1",
         connectionId: "vpos-1",
