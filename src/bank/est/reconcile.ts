@@ -50,7 +50,8 @@ async function refundOf(config: EstConfig, transport: EstTransport, query: Recon
   const answer = await callEst(config, transport, { OrderId: query.captureReference, Extra: { ORDERHISTORY: "QUERY" } });
   if (answer === null) return UNKNOWN;
   if (noRecord(answer)) return NONE;
-  const credit = creditsOf(answer).find((c) => c.reference !== "" && c.reference === query.refundReference);
+  // Without a reference of its own (a marker kasa recorded, a repair asked again), any credit of the order answers.
+  const credit = creditsOf(answer).find((c) => query.refundReference === null || (c.reference !== "" && c.reference === query.refundReference));
   return credit ? { status: "refunded", amount: credit.amount, reference: credit.reference } : NONE;
 }
 
