@@ -41,9 +41,10 @@ const sameAmount = (kasa: number, bank: number | null): boolean => bank === null
 export function classifyAttempt(a: ReconcileAttemptRow, bank: BankRecord): ReconcileClass {
   if (bank.status === "unknown") return "unknown";
   if (a.attemptStatus === "captured") {
+    // A payment kasa voided itself: whether the bank voided it too is its void refund's question
+    // (a status query may call a voided order declined or unknown to it).
+    if (a.paymentStatus === "voided") return "matched";
     if (bank.status === "approved") return sameAmount(a.amount, bank.amount) ? "matched" : "amount_mismatch";
-    // A payment kasa voided itself is voided at the bank too; its void refund is checked on its own.
-    if (bank.status === "voided" && a.paymentStatus === "voided") return "matched";
     return "bank_missing";
   }
   return bank.status === "approved" ? "bank_approved" : "matched";

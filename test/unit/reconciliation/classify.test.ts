@@ -50,6 +50,12 @@ describe("product 26: an attempt sent to the bank", () => {
     ["bank_missing: kasa captured, the bank declined it", attempt("captured", "captured"), bank("declined", null), "bank_missing"],
     ["bank_missing: kasa captured, the bank shows it voided", attempt("captured", "captured"), bank("voided"), "bank_missing"],
     ["matched: kasa voided it, the bank shows it voided", attempt("captured", "voided"), bank("voided"), "matched"],
+    [
+      "matched: kasa voided it, the bank's status query calls it declined (the void refund is asked on its own)",
+      attempt("captured", "voided"),
+      bank("declined", null),
+      "matched",
+    ],
     ["matched: kasa failed it, the bank declined", attempt("failed", "failed"), bank("declined", null), "matched"],
     ["matched: kasa expired it, the bank has no record", attempt("acs", "expired"), bank("none", null), "matched"],
     ["unknown: the bank did not answer (kasa captured)", attempt("captured", "captured"), bank("unknown", null), "unknown"],

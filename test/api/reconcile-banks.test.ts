@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { reconcileConnection } from "../../src/domain/reconciliation/run";
+import { toRunJson } from "../../src/domain/reconciliation/view";
+import type { Harness } from "../support/harness";
+import { akbankHarness, payAtBank as akbankPay } from "./akbank-flow";
+import { garantiHarness, payAtBank as garantiPay } from "./garanti-flow";
+import { payflexHarness, payAtBank as payflexPay } from "./payflex-flow";
+import { createPayment } from "./payments-flow";
+import { APPROVE, posnetHarness, payAtBank as posnetPay } from "./posnet-flow";
+
+// Product 26: every real bank module brings its reconciliation with it, built on its own status
+// and history queries; here each against its simulator: a captured payment and its same-day void
+// are matched, and a bank that does not answer is unknown without failing the run.
+
+const DAY = "2026-11-20"; // the harness clock's Istanbul day
+
+type Transport = (url: string, init: RequestInit, send: () => Promise<Response>) => Promise<Response>;
+
+const BANKS: Array<{
+  bank: string;
+  connection: string;
+  terminal: string;
+  open: (transport: Transport) => Promise<Harness>;
+  pay: (h: Harness, ref: string, pan: string) => Promise<{ leftTo?: string | null }>;
+}> = [
+  { bank: "garanti", connection: "vpos-garanti", terminal: "T-G3D", open: (transport) => garantiHarness({ transport }), pay: garantiPay },
+  { bank: "posnet", connection: "vpos-posnet", terminal: "T-P3D", open: (transport) => posnetHarness({ transport }), pay: posnetPay },
+  { bank: "akbank", connection: "vpos-akbank", terminal: "T-A3D", open: (transport) => akbankHarness({ transport }), pay: akbankPay },
+  { bank: "payflex", connection: "vpos-pf", terminal: "T-PF", open: (transport) => payflexHarness({ transport }), pay: payflexPay },
+];
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe.each(BANKS)("product 26: the $bank module's reconciliation", ({ connection, terminal, open, pay }) => {
+  let down = false;
+  const transport: Transport = (_url, _init, send) => (down ? Promise.resolve(new Response("busy", { status: 503 })) : send());
+
+  async function captured(k: Harness): Promise<string> {
+    const r = await createPayment(k, { terminalId: terminal, amount: 10_000 });
+    const done = await pay(k, r.json.paymentRef, APPROVE);
+    if (!done.leftTo?.includes("status=captured")) throw new Error(`not captured: ${done.leftTo}`);
+    return r.json.paymentCode as string;
+  }
+
+  it("a captured payment and its same-day void are matched", async () => {
+    down = false;
+    h = await open(transport);
+    await captured(h);
+    const voided = await captured(h);
+    const refund = await h.post(`/v1/payments/${voided}/refunds/void`, { partnerRefundCode: "V-1" });
+    expect(refund.json.status).toBe("approved");
+    const r = await reconcileConnection(h.deps, connection, DAY);
+    expect(toRunJson(r.run, r.findings)).toMatchObject({ findings: [], counts: { matched: 3 } });
+  });
+
+  it("the bank not answering: unknown, and the run completes", async () => {
+    down = false;
+    h = await open(transport);
+    await captured(h);
+    down = true;
+    const r = await reconcileConnection(h.deps, connection, DAY);
+    expect(r.findings).toMatchObject([{ class: "unknown", bankStatus: "unknown" }]);
+  });
+});
