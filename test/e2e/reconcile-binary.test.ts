@@ -1,0 +1,98 @@
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
+import { writeXml } from "../../src/bank/est/xml";
+import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
+
+// Product 26 through the compiled binary's sandbox: a payment captured on the demo EST terminal
+// T-3001, then voided by the bank's "operations team" straight at the binary's EST simulator (a
+// scripted disagreement); the sandbox clock moves a day on; `kasa reconcile run --json` finds it
+// bank_missing, prints the JSON of product 26 and exits 1; a future --date exits 2.
+
+const APPROVE = "4000001100000009";
+const CLASSES = ["matched", "amount_mismatch", "bank_approved", "bank_missing", "unknown", "not_in_kasa", "in_progress"];
+
+let sandbox: SandboxBinary;
+afterAll(() => sandbox?.kill());
+beforeAll(async () => {
+  sandbox = await startSandboxBinary("kasa-reconcile-e2e-");
+}, 30_000);
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${sandbox.base}${path}`, {
+    method,
+    headers: sandbox.headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+};
+const kasa = (...args: string[]) => spawnSync("dist/kasa", [...args, "--db", sandbox.db], { encoding: "utf8", timeout: 20_000 });
+
+describe("product 26 through the binary: kasa reconcile run", () => {
+  it("the bank voided a capture kasa shows captured: bank_missing, the JSON of product 26, exit 1", async () => {
+    const created = await api("POST", "/v1/payments", {
+      amount: 12_345,
+      partnerTxCode: "recon-1",
+      terminalId: "T-3001",
+      returnUrl: "https://shop.example/r",
+    });
+    expect(created.status).toBe(201);
+    const code = created.json.paymentCode as string;
+    expect((await api("POST", `/sandbox/payments/${code}/simulate`, { card: APPROVE })).json.outcome).toBe("captured");
+    const calls = (await (await fetch(`${sandbox.base}/sim-est/calls`)).json()) as { calls: Array<{ type: string; oid: string }> };
+    const oid = calls.calls.find((c) => c.type === "Auth")!.oid;
+    // The bank's operations team voids the order behind kasa's back.
+    const voided = await fetch(`${sandbox.base}/sim-est/fim/api`, {
+      method: "POST",
+      headers: { "content-type": "text/xml; charset=ISO-8859-9" },
+      body: writeXml("CC5Request", {
+        Name: EST_SIM_ACCOUNT.apiUser,
+        Password: EST_SIM_ACCOUNT.apiPassword,
+        ClientId: EST_SIM_ACCOUNT.clientId,
+        Type: "Void",
+        OrderId: oid,
+      }) as unknown as BodyInit,
+    });
+    expect(await voided.text()).toContain("<ProcReturnCode>00</ProcReturnCode>");
+    const today = (await api("GET", "/sandbox/clock")).json;
+    expect(today).toBeTruthy();
+    expect((await api("POST", "/sandbox/clock", { advanceSeconds: 86_400 })).status).toBe(200);
+
+    const run = kasa("reconcile", "run", "--json");
+    expect(run.status, run.stderr).toBe(1);
+    const runs = JSON.parse(run.stdout) as Array<Record<string, any>>;
+    // Every connection whose bank is not the simulated one: the demo's two EST connections.
+    expect(runs.map((r) => r.connectionId).sort()).toEqual(["vpos-est", "vpos-est-pay"]);
+    const est = runs.find((r) => r.connectionId === "vpos-est")!;
+    expect(Object.keys(est)).toEqual(["id", "connectionId", "date", "counts", "findings"]);
+    expect(est.id).toMatch(/^rec_[0-9a-z]{20}$/);
+    expect(est.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(Object.keys(est.counts)).toEqual(CLASSES);
+    expect(est.counts).toMatchObject({ bank_missing: 1 });
+    expect(est.findings).toEqual([
+      {
+        class: "bank_missing",
+        paymentCode: code,
+        attemptId: oid,
+        refundId: null,
+        kasa: { status: "captured", amount: 12_345 },
+        bank: { status: "voided", amount: 12_345, reference: expect.stringMatching(/^\d+$/) },
+        repair: null,
+      },
+    ]);
+    // Nothing changed the captured payment.
+    expect((await api("GET", `/v1/payments/${code}`)).json.status).toBe("captured");
+
+    const shown = kasa("reconcile", "show", est.id, "--json");
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual(est);
+  }, 30_000);
+
+  it("a --date in the future or malformed is a usage error: exit 2", () => {
+    for (const date of ["2999-01-01", "2026-13-01"]) {
+      const r = kasa("reconcile", "run", "--date", date);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain("--date");
+    }
+  });
+});
