@@ -8,7 +8,7 @@ import { payflexHarness, payAtBank as payflexPay } from "./payflex-flow";
 import { createPayment } from "./payments-flow";
 import { APPROVE, posnetHarness, payAtBank as posnetPay } from "./posnet-flow";
 
-// Product 26: every real bank module brings its reconciliation with it, built on its own status
+// Reconciliation (docs/reconciliation.md): every real bank module brings its reconciliation with it, built on its own status
 // and history queries; here each against its simulator: a captured payment and its same-day void
 // are matched, and a bank that does not answer is unknown without failing the run.
 

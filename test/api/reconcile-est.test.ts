@@ -4,7 +4,7 @@ import { toRunJson } from "../../src/domain/reconciliation/view";
 import { HOUR_MS } from "../../src/limits";
 import { callbackOf, estHarness, estPayment, payAtBank, type EstHarness } from "./est-flow";
 
-// Product 26 against the built-in EST simulator: each class from a scripted disagreement between
+// Reconciliation (docs/reconciliation.md) against the built-in EST simulator: each class from a scripted disagreement between
 // kasa and the bank (a misread Auth answer, the bank's own void, a rewritten status answer, the
 // bank not answering), the bank_approved repair sent once across a crash, and nothing of a
 // captured payment changed by a run.

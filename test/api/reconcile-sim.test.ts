@@ -10,7 +10,7 @@ import { harness, type Harness } from "../support/harness";
 import { EST_SEED } from "./est-flow";
 import { capturedPayment } from "./payments-flow";
 
-// Product 26 against the simulated bank, which answers from its own records (the references it
+// Reconciliation (docs/reconciliation.md) against the simulated bank, which answers from its own records (the references it
 // minted), and the daily run on the sandbox clock.
 
 const DAY = "2026-11-20";

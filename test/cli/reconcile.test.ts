@@ -4,7 +4,7 @@ import { CliError } from "../../cli/cli-error";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store";
 import { moneyDb, runError, runJson, seededDb, T0 } from "./cli-run";
 
-// Product 26: `kasa reconcile run|list|show` and their exit codes (0 nothing left, 1 findings for
+// Reconciliation (docs/reconciliation.md): `kasa reconcile run|list|show` and their exit codes (0 nothing left, 1 findings for
 // an operator, 2 usage), over the simulated bank's connection of the test seed.
 
 const DAY = "2026-03-02"; // cli-run's T0, in Istanbul

@@ -4,10 +4,10 @@ import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
 import { writeXml } from "../../src/bank/est/xml";
 import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
-// Product 26 through the compiled binary's sandbox: a payment captured on the demo EST terminal
+// Reconciliation (docs/reconciliation.md) through the compiled binary's sandbox: a payment captured on the demo EST terminal
 // T-3001, then voided by the bank's "operations team" straight at the binary's EST simulator (a
 // scripted disagreement); the sandbox clock moves a day on; `kasa reconcile run --json` finds it
-// bank_missing, prints the JSON of product 26 and exits 1; a future --date exits 2.
+// bank_missing, prints the JSON of a run and exits 1; a future --date exits 2.
 
 const APPROVE = "4000001100000009";
 const CLASSES = ["matched", "amount_mismatch", "bank_approved", "bank_missing", "unknown", "not_in_kasa", "in_progress"];

@@ -6,7 +6,7 @@ import type { Repos } from "../../src/store/store";
 import { bothStores, type Both } from "./differential";
 import { newPayment, onBoth, seedWorld, T0 } from "./payments-world";
 
-// Product 26 on PostgreSQL: the reconciliation group (the day's scope, stored runs superseding
+// Reconciliation (docs/reconciliation.md) on PostgreSQL: the reconciliation group (the day's scope, stored runs superseding
 // each other, repairs recorded once, the run lease two instances contend for) answers as on SQLite.
 
 type Ops = Pick<Repos, "reconcile">;

@@ -10,7 +10,7 @@ import { openPostgresStore } from "../../src/store/postgres/pg-store";
 import { connectionRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
 
-// Product 26: two runs of one connection never overlap, across PostgreSQL instances too. Two
+// Reconciliation (docs/reconciliation.md): two runs of one connection never overlap, across PostgreSQL instances too. Two
 // stores on one database stand for two kasa instances (each with its own in-process queue); the
 // bank's answer is slow, so overlapping runs would be seen asking at once.
 

@@ -7,7 +7,7 @@ import { newRefundReference, toCaptureReference } from "../../../src/bank/sim/re
 import { orderRecord } from "../../../src/bank/status-reconciler";
 import { Sensitive } from "../../../src/sensitive";
 
-// Product 26: what each bank module's reconciliation facet makes of its bank's answers.
+// Reconciliation (docs/reconciliation.md): what each bank module's reconciliation facet makes of its bank's answers.
 
 const NOW = Date.parse("2026-03-02T09:00:00Z");
 const order = { attemptId: "att-1", amount: 10_000, installment: 1, nowMs: NOW };

@@ -5,7 +5,7 @@ import { needsOperator } from "../../../src/domain/reconciliation/view";
 import type { ReconcileAttemptRow, ReconcileFindingRow, ReconcileRefundRow } from "../../../src/store/reconcile-ops";
 import type { AttemptStatus, PaymentStatus } from "../../../src/store/rows-money";
 
-// Product 26's classes, one row per rule: what kasa recorded against what the bank's records say.
+// Reconciliation's classes (docs/reconciliation.md), one row per rule: what kasa recorded against what the bank's records say.
 
 const NOW = Date.parse("2026-03-02T09:00:00Z");
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ReconcileUsageError, previousDay, runDate } from "../../../src/domain/reconciliation/service";
 import { parseReconcileAt } from "../../../src/domain/reconciliation/timer";
 
-// Product 26: `--date` defaults to the previous Istanbul day; a future or malformed one is a usage error.
+// Reconciliation (docs/reconciliation.md): `--date` defaults to the previous Istanbul day; a future or malformed one is a usage error.
 
 const NOW = Date.parse("2026-03-01T22:30:00Z"); // 01:30 on 2026-03-02 in Istanbul
 
