@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
 import { writeXml } from "../../src/bank/est/xml";
+import type { RunJson } from "../../src/domain/reconciliation/view";
 import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Reconciliation (docs/reconciliation.md) through the compiled binary's sandbox: a payment captured on the demo EST terminal
@@ -24,7 +25,7 @@ const api = async (method: string, path: string, body?: unknown) => {
     headers: sandbox.headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as any };
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
 const kasa = (...args: string[]) => spawnSync("dist/kasa", [...args, "--db", sandbox.db], { encoding: "utf8", timeout: 20_000 });
 
@@ -58,7 +59,7 @@ describe("product 26 through the binary: kasa reconcile run", () => {
 
     const run = kasa("reconcile", "run", "--json");
     expect(run.status, run.stderr).toBe(1);
-    const runs = JSON.parse(run.stdout) as Array<Record<string, any>>;
+    const runs = JSON.parse(run.stdout) as RunJson[];
     // Every connection whose bank is not the simulated one (the demo's EST, Garanti, … connections), not vpos-1.
     expect(runs.map((r) => r.connectionId)).toContain("vpos-est");
     expect(runs.map((r) => r.connectionId)).not.toContain("vpos-1");

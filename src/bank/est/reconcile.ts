@@ -51,7 +51,9 @@ async function refundOf(config: EstConfig, transport: EstTransport, query: Recon
   if (answer === null) return UNKNOWN;
   if (noRecord(answer)) return NONE;
   // Without a reference of its own (a marker kasa recorded, a repair asked again), any credit of the order answers.
-  const credit = creditsOf(answer).find((c) => query.refundReference === null || (c.reference !== "" && c.reference === query.refundReference));
+  const credit = creditsOf(answer).find(
+    (c) => query.refundReference === null || (c.reference !== "" && c.reference === query.refundReference),
+  );
   return credit ? { status: "refunded", amount: credit.amount, reference: credit.reference } : NONE;
 }
 
