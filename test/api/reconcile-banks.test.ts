@@ -10,7 +10,8 @@ import { APPROVE, posnetHarness, payAtBank as posnetPay } from "./posnet-flow";
 
 // Reconciliation (docs/reconciliation.md): every real bank module brings its reconciliation with it, built on its own status
 // and history queries; here each against its simulator: a captured payment and its same-day void
-// are matched, and a bank that does not answer is unknown without failing the run.
+// are matched, and a bank that does not answer is unknown without failing the run. AkbankPos also
+// lists the day's transactions, which finds an order kasa has no record of.
 
 const DAY = "2026-11-20"; // the harness clock's Istanbul day
 
@@ -60,9 +61,46 @@ describe.each(BANKS)("product 26: the $bank module's reconciliation", ({ connect
   it("the bank not answering: unknown, and the run completes", async () => {
     down = false;
     h = await open(transport);
-    await captured(h);
+    const code = await captured(h);
     down = true;
     const r = await reconcileConnection(h.deps, connection, DAY);
-    expect(r.findings).toMatchObject([{ class: "unknown", bankStatus: "unknown" }]);
+    // The payment's order is unknown (and, for a bank with a day list, the unread list too).
+    expect(r.findings.filter((f) => f.paymentCode === code)).toMatchObject([{ class: "unknown", bankStatus: "unknown" }]);
+    expect(r.findings.every((f) => f.class === "unknown")).toBe(true);
+  });
+});
+
+describe("product 26: AkbankPos lists the day's transactions", () => {
+  const AKBANK = BANKS.find((b) => b.bank === "akbank")!;
+  const pass: Transport = (_url, _init, send) => send();
+
+  it("the day's list holds only kasa's own orders: nothing not_in_kasa", async () => {
+    h = await AKBANK.open(pass);
+    const r1 = await createPayment(h, { terminalId: AKBANK.terminal, amount: 10_000 });
+    await AKBANK.pay(h, r1.json.paymentRef, APPROVE);
+    const r = await reconcileConnection(h.deps, AKBANK.connection, DAY);
+    expect(JSON.parse(r.run.counts)).toMatchObject({ matched: 1, not_in_kasa: 0 });
+  });
+
+  it("not_in_kasa: an approved sale of the day kasa has no record of (a database restored from an older backup)", async () => {
+    h = await AKBANK.open(pass);
+    const r1 = await createPayment(h, { terminalId: AKBANK.terminal, amount: 12_345 });
+    await AKBANK.pay(h, r1.json.paymentRef, APPROVE);
+    const attemptId = (await h.store.q.attempts.byPayment(r1.json.paymentCode))[0]!.id;
+    await h.store.q.fixtures.deletePayments();
+    const r = await reconcileConnection(h.deps, AKBANK.connection, DAY);
+    expect(toRunJson(r.run, r.findings).findings).toEqual([
+      {
+        class: "not_in_kasa",
+        paymentCode: null,
+        attemptId: null,
+        refundId: null,
+        kasa: { status: null, amount: null },
+        bank: { status: "approved", amount: 12_345, reference: attemptId },
+        repair: null,
+      },
+    ]);
+    // Another day's list does not hold it.
+    expect(JSON.parse((await reconcileConnection(h.deps, AKBANK.connection, "2026-11-19")).run.counts)).toMatchObject({ not_in_kasa: 0 });
   });
 });

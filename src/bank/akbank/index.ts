@@ -37,7 +37,8 @@ export const akbankBankModule: BankModule = {
   },
   secret: false,
   createAdapter: (c, env) => createAkbankAdapter(configOf(c), { fetch: env.fetch, nowMs: env.nowMs ?? (() => systemClock.nowMs()) }),
-  reconcile: (_c, _env, gateway) => createAkbankReconciler(gateway),
+  reconcile: (c, env, gateway) =>
+    createAkbankReconciler(gateway, configOf(c), { fetch: env.fetch, nowMs: env.nowMs ?? (() => systemClock.nowMs()) }),
   simulator: { serve: "sandbox", routes: akbankSimulatorRoutes },
   demo: {
     connections: ({ baseUrl, psp }: DemoContext) => [
