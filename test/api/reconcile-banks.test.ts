@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { reconcileConnection } from "../../src/domain/reconciliation/run";
 import { toRunJson } from "../../src/domain/reconciliation/view";
 import type { Harness } from "../support/harness";
-import { akbankHarness, payAtBank as akbankPay } from "./akbank-flow";
+import { akbankHarness, payAtBank as akbankPay, txnCodeOf } from "./akbank-flow";
 import { garantiHarness, payAtBank as garantiPay } from "./garanti-flow";
 import { payflexHarness, payAtBank as payflexPay } from "./payflex-flow";
 import { createPayment } from "./payments-flow";
@@ -80,6 +80,33 @@ describe("product 26: AkbankPos lists the day's transactions", () => {
     await AKBANK.pay(h, r1.json.paymentRef, APPROVE);
     const r = await reconcileConnection(h.deps, AKBANK.connection, DAY);
     expect(JSON.parse(r.run.counts)).toMatchObject({ matched: 1, not_in_kasa: 0 });
+  });
+
+  it("bank_approved through a status-query facet: the sale's answer misread as a decline; voided once, and the next run finds it matched", async () => {
+    let misread = true;
+    const reached: string[] = [];
+    h = await AKBANK.open(async (_url, init, send) => {
+      const txnCode = txnCodeOf(init);
+      reached.push(txnCode);
+      const response = await send();
+      if (txnCode !== "1000" || !misread) return response;
+      misread = false;
+      return new Response(JSON.stringify({ responseCode: "VPS-1005", responseMessage: "Red", hostResponseCode: "05" }), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+    const r1 = await createPayment(h, { terminalId: AKBANK.terminal, amount: 10_000 });
+    await AKBANK.pay(h, r1.json.paymentRef, APPROVE);
+    expect((await h.store.q.payments.get(r1.json.paymentCode))?.status).toBe("failed");
+    const r = await reconcileConnection(h.deps, AKBANK.connection, DAY);
+    expect(r.findings).toMatchObject([
+      { class: "bank_approved", paymentCode: r1.json.paymentCode, repairAction: "void", repairOutcome: "approved" },
+    ]);
+    expect(reached.filter((t) => t === "1003")).toHaveLength(1);
+    const again = await reconcileConnection(h.deps, AKBANK.connection, DAY);
+    expect(JSON.parse(again.run.counts)).toMatchObject({ matched: 1, bank_approved: 0 });
+    expect(reached.filter((t) => t === "1003")).toHaveLength(1);
+    expect((await h.store.q.payments.get(r1.json.paymentCode))?.status).toBe("failed");
   });
 
   it("not_in_kasa: an approved sale of the day kasa has no record of (a database restored from an older backup)", async () => {
