@@ -26,6 +26,20 @@ export async function repairBankApproved(ctx: RepairContext, a: ReconcileAttempt
   const { deps } = ctx;
   const captureReference = bank.captureReference ?? bank.reference;
   if (captureReference === null) return { action: "void", outcome: "unknown" };
+  // The whole charge as the bank holds it (kasa's amount where its answer gives none).
+  const amount = bank.amount ?? a.amount;
+  const target = { ...a, amount };
+  const record = (action: RepairAction) =>
+    deps.store.write((tx) =>
+      tx.reconcile.recordRepair({
+        attemptId: a.attemptId,
+        connectionId: ctx.connectionId,
+        action,
+        amount,
+        captureReference,
+        createdAtMs: deps.clock.nowMs(),
+      }),
+    );
   const recorded = await deps.store.q.reconcile.repair(a.attemptId);
   if (recorded?.outcome === "approved") return { action: recorded.action, outcome: "approved" };
   if (recorded?.outcome === "declined" && recorded.action === "credit") return { action: "credit", outcome: "declined" };
@@ -37,7 +51,7 @@ export async function repairBankApproved(ctx: RepairContext, a: ReconcileAttempt
       captureReference,
       refundReference: null,
       method: action,
-      amount: a.amount,
+      amount,
       nowMs: deps.clock.nowMs(),
     });
     if (found.status === "unknown") return { action, outcome: "unknown" };
@@ -45,33 +59,15 @@ export async function repairBankApproved(ctx: RepairContext, a: ReconcileAttempt
       await deps.store.write(async (tx) => void (await tx.reconcile.finishRepair(a.attemptId, action, "approved", deps.clock.nowMs())));
       return { action, outcome: "approved" };
     }
-  } else {
-    await deps.store.write(async (tx) => {
-      await tx.reconcile.recordRepair({
-        attemptId: a.attemptId,
-        connectionId: ctx.connectionId,
-        action,
-        amount: a.amount,
-        captureReference,
-        createdAtMs: deps.clock.nowMs(),
-      });
-    });
+  } else if (!(await record(action))) {
+    // Another run recorded it meanwhile: never a second send; the next run finds its answer.
+    return { action, outcome: "unknown" };
   }
-  let outcome = await send(ctx, a, action, captureReference);
-  if (action === "void" && outcome === "declined") {
+  let outcome = await send(ctx, target, action, captureReference);
+  if (action === "void" && outcome === "declined" && (await record("credit"))) {
     // Refused: the bank's day ended since it answered (no void any more); the whole amount is credited.
     action = "credit";
-    await deps.store.write(async (tx) => {
-      await tx.reconcile.recordRepair({
-        attemptId: a.attemptId,
-        connectionId: ctx.connectionId,
-        action,
-        amount: a.amount,
-        captureReference,
-        createdAtMs: deps.clock.nowMs(),
-      });
-    });
-    outcome = await send(ctx, a, action, captureReference);
+    outcome = await send(ctx, target, action, captureReference);
   }
   return { action, outcome };
 }
