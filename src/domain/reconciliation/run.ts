@@ -119,9 +119,21 @@ async function notInKasa(deps: Deps, reconciler: BankReconciler, fromMs: number,
   return items;
 }
 
-/** Runs (or runs again) the reconciliation of one connection and day; waits for a run of the same connection. */
-export const reconcileConnection = (deps: Deps, connectionId: string, day: string): Promise<RunResult> =>
+/** The day's current run of the connection when it finished at or after `sinceMs`, with its findings. */
+async function ranSince(deps: Deps, connectionId: string, day: string, sinceMs: number): Promise<RunResult | null> {
+  const run = (await deps.store.q.reconcile.runs(connectionId, 1000)).find((r) => r.day === day && r.finishedAtMs >= sinceMs);
+  return run ? { run, findings: await deps.store.q.reconcile.findings(run.id) } : null;
+}
+
+/**
+ * Runs (or runs again) the reconciliation of one connection and day; waits for a run of the same
+ * connection. With `unlessRanSince`, a run of that day that finished since then (another instance's
+ * daily run, which this one waited for) is answered instead of asking the bank again.
+ */
+export const reconcileConnection = (deps: Deps, connectionId: string, day: string, unlessRanSince?: number): Promise<RunResult> =>
   withConnectionLease(deps, connectionId, async (lease) => {
+    const done = unlessRanSince === undefined ? null : await ranSince(deps, connectionId, day, unlessRanSince);
+    if (done) return done;
     const connection = await deps.store.q.catalog.connection(connectionId);
     invariant(connection, `connection ${connectionId} is missing`);
     const ctx: RepairContext = {

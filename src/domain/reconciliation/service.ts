@@ -38,9 +38,12 @@ export async function runConnections(deps: Deps, connectionId: string | undefine
   return (await deps.store.q.catalog.connections()).filter((c) => c.bank !== simulated).map((c) => c.id);
 }
 
-/** One run per connection of the scope, one after another; each waits for a run of its connection already going. */
-export async function reconcile(deps: Deps, connectionIds: readonly string[], day: string): Promise<RunResult[]> {
+/**
+ * One run per connection of the scope, one after another; each waits for a run of its connection
+ * already going. `unlessRanSince`: the daily run's due time, so instances sharing a database run it once.
+ */
+export async function reconcile(deps: Deps, connectionIds: readonly string[], day: string, unlessRanSince?: number): Promise<RunResult[]> {
   const results: RunResult[] = [];
-  for (const id of connectionIds) results.push(await reconcileConnection(deps, id, day));
+  for (const id of connectionIds) results.push(await reconcileConnection(deps, id, day, unlessRanSince));
   return results;
 }

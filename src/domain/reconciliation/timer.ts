@@ -34,7 +34,8 @@ async function nextDay(deps: Deps, atMinutes: number, nowMs: number): Promise<st
 
 export const reconcileTimer: TimerModule = {
   kind: RECONCILE_TIMER,
-  // Each instance keeps its own daily timer; the lease keeps their runs of one connection apart.
+  // Each instance keeps its own daily timer; the lease keeps their runs of one connection apart,
+  // and the one that waited finds the day run since its due time and leaves it.
   polled: false,
   handler: (deps) => async (day, dueAtMs) => {
     const at = deps.config.reconcileAt;
@@ -44,7 +45,7 @@ export const reconcileTimer: TimerModule = {
       return;
     }
     try {
-      const results = await reconcile(deps, await runConnections(deps, undefined), day);
+      const results = await reconcile(deps, await runConnections(deps, undefined), day, dueAtMs);
       deps.log.info("reconciliation: the daily run finished", { date: day, runs: results.map((r) => r.run.id) });
     } catch (error) {
       deps.log.error("reconciliation: the daily run failed; the next day's runs as planned", { date: day, error });
