@@ -257,7 +257,7 @@ describe("product 26: reconciliation against the EST simulator", () => {
     expect(s.reached).toEqual([]);
   });
 
-  it("one JSON log line per finding", async () => {
+  it("one JSON log line per finding, and kasa_reconciliation_findings", async () => {
     const { k, s } = await scripted();
     await captured(k);
     s.down = true;
@@ -266,6 +266,10 @@ describe("product 26: reconciliation against the EST simulator", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`"runId":"${r.id}"`);
     expect(lines[0]).toContain('"class":"unknown"');
+    // The gauge holds the latest run's findings by class.
+    const metrics = await k.runtime.metrics.render();
+    expect(metrics).toContain('kasa_reconciliation_findings{connection="vpos-est",class="unknown"} 1');
+    expect(metrics).toContain('kasa_reconciliation_findings{connection="vpos-est",class="bank_missing"} 0');
   });
 
   it("two runs of one connection at once: the second waits; both complete, the later supersedes", async () => {

@@ -70,6 +70,28 @@ describe("product 26: reconciliation against the simulated bank", () => {
     expect(JSON.parse(r.run.counts)).toMatchObject({ matched: 1, not_in_kasa: 1 });
   });
 
+  it("one JSON log line per finding (--log-format json)", async () => {
+    const jsonLog: string[] = [];
+    h = await harness({
+      jsonLog,
+      banks: withDayList([
+        { orderId: "X-1", attemptId: null, amount: 500 },
+        { orderId: "X-2", attemptId: null, amount: 600 },
+      ]),
+    });
+    const r = await reconcileConnection(h.deps, "vpos-1", DAY);
+    const lines = jsonLog.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === "reconciliation finding");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      level: "warn",
+      runId: r.run.id,
+      connectionId: "vpos-1",
+      date: DAY,
+      class: "not_in_kasa",
+      bankAmount: 500,
+    });
+  });
+
   it("not_in_kasa: an order of the list that is kasa's own attempt is not listed twice; an id kasa never made is", async () => {
     const rows: Array<{ orderId: string; attemptId: string | null; amount: number }> = [];
     h = await harness({ banks: withDayList(rows) });
