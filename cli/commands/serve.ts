@@ -86,7 +86,16 @@ export const sandboxCommand = defineCommand({
     description:
       "Run the service with demo data, the simulated bank and a controllable clock.\n\nExample: kasa sandbox --port 8080 --db kasa-sandbox.db",
   },
-  args: { ...serverArgs, db: { ...serverArgs.db, description: "database file or postgres:// URL", default: "kasa-sandbox.db" } },
+  args: {
+    ...serverArgs,
+    db: { ...serverArgs.db, description: "database file or postgres:// URL", default: "kasa-sandbox.db" },
+    // Off unless asked: a daily run queries the simulators, whose call lists integrators read.
+    "reconcile-at": {
+      ...serverArgs["reconcile-at"],
+      description: "the daily reconciliation's time on the sandbox clock, or off",
+      default: "off",
+    },
+  },
   run: ({ args }) =>
     runServer({
       mode: "sandbox",

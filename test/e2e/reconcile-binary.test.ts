@@ -1,8 +1,12 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EST_SIM_ACCOUNT } from "../../src/bank/est/sim/accounts";
 import { writeXml } from "../../src/bank/est/xml";
 import type { RunJson } from "../../src/domain/reconciliation/view";
+import { freePort } from "../support/free-port";
 import { type SandboxBinary, startSandboxBinary } from "../support/sandbox-binary";
 
 // Reconciliation (docs/reconciliation.md) through the compiled binary's sandbox: a payment captured on the demo EST terminal
@@ -96,4 +100,46 @@ describe("product 26 through the binary: kasa reconcile run", () => {
       expect(r.stderr).toContain("--date");
     }
   });
+});
+
+describe("product 26 through the binary: kasa sandbox --reconcile-at", () => {
+  it("the daily run follows the sandbox clock and fires once per day", async () => {
+    const port = await freePort();
+    const db = join(mkdtempSync(join(tmpdir(), "kasa-reconcile-daily-")), "sandbox.db");
+    const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty", "--reconcile-at", "06:00"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let out = "";
+      child.stdout.on("data", (d) => (out += String(d)));
+      child.stderr.on("data", (d) => (out += String(d)));
+      const deadline = Date.now() + 20_000;
+      while (!/API key:\s+\S+/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const headers = { authorization: `Bearer ${/API key:\s+(\S+)/.exec(out)![1]}`, "content-type": "application/json" };
+      const advance = async () =>
+        expect(
+          (
+            await fetch(`http://127.0.0.1:${port}/sandbox/clock`, {
+              method: "POST",
+              headers,
+              body: JSON.stringify({ advanceSeconds: 86_400 }),
+            })
+          ).status,
+        ).toBe(200);
+      const finished = () => [...out.matchAll(/the daily run finished \{"date":"(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1]!);
+      expect(finished()).toEqual([]);
+      await advance();
+      await advance();
+      await advance();
+      const days = finished();
+      // Each day once, one after another, whatever the hour the test started at.
+      expect(days.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(days).size).toBe(days.length);
+      expect([...days].sort()).toEqual(days);
+      const listed = spawnSync("dist/kasa", ["reconcile", "list", "--db", db, "--connection", "vpos-est", "--json"], { encoding: "utf8" });
+      expect((JSON.parse(listed.stdout) as RunJson[]).map((r) => r.date).sort()).toEqual(days);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 30_000);
 });

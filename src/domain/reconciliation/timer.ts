@@ -7,7 +7,7 @@ import { reconcile, runConnections } from "./service";
 // The daily run (docs/reconciliation.md): at `--reconcile-at` Istanbul time (06:00 by default in
 // `serve` and the sandbox, where it follows the sandbox clock) every connection whose bank is not
 // simulated is reconciled for the previous day. One timer at a time, key = the day it reconciles;
-// each run schedules the next day's. A server that was down at that hour runs it at start, once:
+// each run schedules the next day's. A server that was down at that hour runs it a minute after it starts, once:
 // after a long gap (or a sandbox clock moved days ahead) only the latest ended day is run.
 
 /** Timer kind of the daily run; key = the Istanbul date it reconciles. */
@@ -20,6 +20,9 @@ export function parseReconcileAt(text: string): number | null {
   if (!m) throw new RangeError(`--reconcile-at: must be HH:MM (00:00-23:59) or off, got ${JSON.stringify(text)}`);
   return Number(m[1]) * 60 + Number(m[2]);
 }
+
+/** A run missed while the server was down waits this long after the start: the banner and the first requests come first. */
+const MISSED_RUN_DELAY_MS = MINUTE_MS;
 
 /** When the run of `day` is due: the next day at the configured minute, Istanbul time. */
 const dueAtOf = (day: string, atMinutes: number): number => istanbulDateStartMs(day) + DAY_MS + atMinutes * MINUTE_MS;
@@ -58,7 +61,8 @@ export const reconcileTimer: TimerModule = {
   pending: async (deps) => {
     const at = deps.config.reconcileAt;
     if (at === undefined || at === null) return [];
-    const day = await nextDay(deps, at, deps.clock.nowMs());
-    return [{ key: day, dueAtMs: dueAtOf(day, at) }];
+    const nowMs = deps.clock.nowMs();
+    const day = await nextDay(deps, at, nowMs);
+    return [{ key: day, dueAtMs: Math.max(dueAtOf(day, at), nowMs + MISSED_RUN_DELAY_MS) }];
   },
 };
