@@ -5,10 +5,11 @@ import { addDays, istanbulDate, istanbulDateStartMs } from "../checks/istanbul-t
 import { reconcile, runConnections } from "./service";
 
 // The daily run (docs/reconciliation.md): at `--reconcile-at` Istanbul time (06:00 by default in
-// `serve` and the sandbox, where it follows the sandbox clock) every connection whose bank is not
-// simulated is reconciled for the previous day. One timer at a time, key = the day it reconciles;
-// each run schedules the next day's. A server that was down at that hour runs it a minute after it starts, once:
-// after a long gap (or a sandbox clock moved days ahead) only the latest ended day is run.
+// `serve`; off in the sandbox unless asked, and then on the sandbox clock) every connection whose
+// bank is not simulated is reconciled for the previous day. One timer at a time, key = the day it
+// reconciles; each run schedules the next day's. A server that was down at that hour runs it a
+// minute after it starts, once: after a long gap (or a sandbox clock moved days ahead) only the
+// latest ended day is run.
 
 /** Timer kind of the daily run; key = the Istanbul date it reconciles. */
 export const RECONCILE_TIMER = "reconcile";
