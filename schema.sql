@@ -472,3 +472,53 @@ END;
 CREATE TRIGGER IF NOT EXISTS metric_delivery_attempt AFTER INSERT ON webhook_attempts BEGIN
   INSERT INTO metric_counts (family, label, n) VALUES ('delivery', NEW.outcome, 1) ON CONFLICT (family, label) DO UPDATE SET n = n + 1;
 END;
+
+-- Reconciliation (docs/reconciliation.md, schema version 9): each run asks a connection's bank
+-- about one Istanbul day and is stored with its findings; a later run of the same connection and
+-- day supersedes it. Findings name payments, attempts and refunds without foreign keys: a
+-- `not_in_kasa` order has none of them.
+CREATE TABLE IF NOT EXISTS reconcile_runs (
+  id             TEXT PRIMARY KEY,
+  connection_id  TEXT NOT NULL REFERENCES connections(id),
+  day            TEXT NOT NULL,
+  started_at_ms  INTEGER NOT NULL,
+  finished_at_ms INTEGER NOT NULL,
+  superseded_by  TEXT,
+  counts         TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS reconcile_runs_current ON reconcile_runs(day, connection_id) WHERE superseded_by IS NULL;
+CREATE TABLE IF NOT EXISTS reconcile_findings (
+  run_id         TEXT NOT NULL REFERENCES reconcile_runs(id),
+  seq            INTEGER NOT NULL,
+  class          TEXT NOT NULL CHECK (class IN ('amount_mismatch', 'bank_approved', 'bank_missing', 'unknown', 'not_in_kasa')),
+  payment_code   TEXT,
+  attempt_id     TEXT,
+  refund_id      TEXT,
+  kasa_status    TEXT,
+  kasa_amount    INTEGER,
+  bank_status    TEXT NOT NULL CHECK (bank_status IN ('approved', 'declined', 'voided', 'refunded', 'none', 'unknown')),
+  bank_amount    INTEGER,
+  bank_reference TEXT,
+  repair_action  TEXT CHECK (repair_action IN ('void', 'credit')),
+  repair_outcome TEXT CHECK (repair_outcome IN ('approved', 'declined', 'unknown')),
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+-- A repair of a `bank_approved` order, recorded before the bank is called (outcome NULL until it
+-- answers), so a crash never sends one twice: the next run asks the bank first.
+CREATE TABLE IF NOT EXISTS reconcile_repairs (
+  attempt_id        TEXT PRIMARY KEY REFERENCES payment_attempts(id),
+  connection_id     TEXT NOT NULL REFERENCES connections(id),
+  action            TEXT NOT NULL CHECK (action IN ('void', 'credit')),
+  amount            INTEGER NOT NULL,
+  capture_reference TEXT NOT NULL,
+  outcome           TEXT CHECK (outcome IN ('approved', 'declined', 'unknown')),
+  created_at_ms     INTEGER NOT NULL,
+  updated_at_ms     INTEGER NOT NULL
+) WITHOUT ROWID;
+-- Two runs of one connection never overlap: a run holds its connection's lease (wall-clock expiry,
+-- renewed as it goes, so a crashed holder's lease runs out) across processes and instances.
+CREATE TABLE IF NOT EXISTS reconcile_leases (
+  connection_id TEXT PRIMARY KEY REFERENCES connections(id),
+  holder        TEXT NOT NULL,
+  until_ms      INTEGER NOT NULL
+) WITHOUT ROWID;

@@ -12,6 +12,7 @@ import { migrateToPostgresCommand } from "./commands/migrate-to-postgres";
 import { partnersCommand } from "./commands/partners";
 import { paymentsCommand } from "./commands/payments";
 import { payoutsCommand } from "./commands/payouts";
+import { reconcileCommand } from "./commands/reconcile";
 import { refundsCommand } from "./commands/refunds";
 import { rotateMasterKeyCommand } from "./commands/rotate-master-key";
 import { seedCommand } from "./commands/seed";
@@ -43,6 +44,7 @@ export const root = defineCommand({
     installments: installmentsCommand,
     payouts: payoutsCommand,
     dayend: dayendCommand,
+    reconcile: reconcileCommand,
     backup: backupCommand,
     restore: restoreCommand,
     check: checkCommand,

@@ -45,6 +45,8 @@ export type ServerOptions = {
   allowDemoKey?: boolean;
   /** docs/operating.md: pretty on a terminal, JSON lines otherwise (log shippers). */
   logFormat?: "pretty" | "json";
+  /** docs/reconciliation.md: the daily run's minute after Istanbul midnight; null: off. */
+  reconcileAt?: number | null;
   /** docs/operating.md: the separate /metrics listener; off when undefined. */
   metrics?: { host: string; port: number };
   /** docs/operating.md: `--master-key-file`; else $KASA_MASTER_KEY, else DB.key (the sandbox makes one). */
@@ -122,6 +124,7 @@ export async function runServer(opts: ServerOptions): Promise<void> {
     baseUrl,
     trustProxy: opts.trustProxy,
     allowPrivateWebhooks: opts.allowPrivateWebhooks || opts.mode === "sandbox",
+    reconcileAt: opts.reconcileAt ?? null,
   };
   const log = serviceLog(opts);
   const runtime = await createService({

@@ -19,6 +19,8 @@ export type Config = {
   baseUrl: string;
   trustProxy: boolean;
   allowPrivateWebhooks: boolean;
+  /** docs/reconciliation.md: the daily run's minute after Istanbul midnight (`--reconcile-at`); absent or null: no daily run. */
+  reconcileAt?: number | null;
 };
 
 export type Deps = {

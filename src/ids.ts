@@ -51,6 +51,7 @@ export function createIds(clock: Clock) {
     refundId: () => `rfd_${timeOrdered(clock)}`,
     deliveryId: () => `evt_${timeOrdered(clock)}`,
     payoutBatchId: () => `pob_${timeOrdered(clock)}`,
+    reconcileRunId: () => `rec_${timeOrdered(clock)}`,
     // A hyphen, not `_`: the attempt id is also the bank's order id (EST `oid`: letters, digits, `-`).
     attemptId: () => `att-${timeOrdered(clock)}`,
     keyId: () => `key_${randomBase32(16)}`,

@@ -1,6 +1,7 @@
 import type { Deps } from "./deps";
 import type { RequestRecord } from "./http/request-log";
 import type { BankRegistry } from "./bank/banks";
+import { latestFindingCounts } from "./domain/reconciliation/view";
 import { Counter, Histogram, Registry, scraped } from "./metrics";
 
 const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -55,6 +56,15 @@ export function createServiceMetrics(deps: Pick<Deps, "store" | "timers" | "rate
   counted("kasa_payment_transitions_total", "Payments entering each status (creation included).", "payment", "status");
   counted("kasa_refund_transitions_total", "Refunds entering each status (creation included).", "refund", "status");
   counted("kasa_webhook_attempts_total", "Webhook delivery attempts by outcome.", "delivery", "outcome");
+  scraped(
+    "gauge",
+    registry,
+    "kasa_reconciliation_findings",
+    "Findings of each connection's latest reconciliation run, by class.",
+    ["connection", "class"],
+    async () =>
+      (await latestFindingCounts(deps.store.q)).map((f) => ({ labels: { connection: f.connection, class: f.class }, value: f.n })),
+  );
   const refusals = new Counter(registry, "kasa_rate_limit_refusals_total", "Requests refused by a rate budget, by budget.", ["budget"]);
   deps.rateLimiter.observeRefusals((budget) => refusals.inc({ budget }));
   const bankCalls = new Counter(registry, "kasa_bank_calls_total", "Bank calls by bank, operation and outcome.", [

@@ -1,6 +1,7 @@
 import { captureCheckTimer } from "./domain/payments/capture-checks";
 import { linkExpiryTimer } from "./domain/payment-links/expiry";
 import { paymentExpiryTimer } from "./domain/payments/expiry";
+import { reconcileTimer } from "./domain/reconciliation/timer";
 import { refundCheckTimer } from "./domain/refunds/timer";
 import { dayendTimer, payoutTimer } from "./domain/settlement/timers";
 import { webhookSweepModule, webhookTimerModule } from "./domain/webhooks/timers";
@@ -16,4 +17,5 @@ export const TIMER_MODULES: TimerModule[] = [
   captureCheckTimer,
   dayendTimer,
   payoutTimer,
+  reconcileTimer,
 ];

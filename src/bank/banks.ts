@@ -6,7 +6,7 @@ import { createConnectionHealth, type ConnectionHealth } from "./health/breaker"
 import { createOutages, type Outages } from "./health/outages";
 import { watchConnection } from "./health/watch";
 import { instrument, type BankCall } from "./instrument";
-import type { BankModule, ConnectionBank } from "./module";
+import type { BankModule, BankReconciler, ConnectionBank } from "./module";
 import { bankOf, defaultBank, payingBank } from "./registry";
 
 // The banks of one running kasa (deps.banks): each connection's bank is reached by its adapter,
@@ -38,6 +38,8 @@ export interface BankRegistry {
    * connection's breaker; a sandbox outage of the connection fails them).
    */
   forConnection(connection: ConnectionBank): BankGateway;
+  /** The connection's reconciliation facet (docs/reconciliation.md); a bank without one answers `unknown` to everything. */
+  reconciler(connection: ConnectionBank): BankReconciler;
   /** The gateway of a bank without settings (its simulator's pages, its payouts). */
   forBank(bankId: string): BankGateway;
   /** The gateway that pays a batch of captures through these banks, or null: an operator transfers it. */
@@ -96,6 +98,20 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
     return gateway;
   }
 
+  const unknown = async () => ({ status: "unknown" as const, amount: null, reference: null });
+  function reconciler(c: ConnectionBank): BankReconciler {
+    const module = bankOf(c.bank, modules);
+    if (!module.reconcile) return { order: unknown, refund: unknown };
+    const adapterEnv = {
+      fetch: env.fetch,
+      log: env.log,
+      baseUrl: env.baseUrl,
+      secret: env.secrets.get(module.id) ?? null,
+      nowMs: env.nowMs,
+    };
+    return module.reconcile(c, adapterEnv, forConnection(c));
+  }
+
   // A bank that pays its own batches does so without a connection's settings, and without a
   // connection's breaker; so do its simulator's pages.
   const forBank = (bankId: string): BankGateway => adapterOf({ id: `\u0000${bankId}`, bank: bankId, bankConfig: null });
@@ -109,6 +125,7 @@ export function createBanks(modules: readonly BankModule[], env: BanksEnv): Bank
       replaced.set(fallback.id, gateway);
     },
     forConnection,
+    reconciler,
     forBank,
     payoutGateway(bankIds) {
       const payer = payingBank(bankIds, modules);

@@ -152,6 +152,62 @@ export interface BuyerPlay {
   answer(otp: string): { values: Record<string, string>; button: string | null };
 }
 
+/** What a bank's records say of one order or refund (docs/reconciliation.md, the classes). */
+export type BankRecordStatus = "approved" | "declined" | "voided" | "refunded" | "none" | "unknown";
+
+export interface BankRecord {
+  status: BankRecordStatus;
+  /** The bank's captured (or refunded) amount in kuruş; null where its answer does not say. */
+  amount: number | null;
+  /** The bank's own transaction reference (EST: HostRefNum), null where it gave none. */
+  reference: string | null;
+  /** An approved order: what a void or credit of it names (the gateway's capture reference). */
+  captureReference?: string | null;
+  /** An approved order: true while a void can still cancel it (before the bank's end of day), else a credit must. */
+  voidable?: boolean;
+}
+
+/** One attempt kasa sent to the bank, as reconciliation asks about it. */
+export interface ReconcileOrder {
+  attemptId: string;
+  amount: number;
+  installment: number;
+  /** The capture reference kasa recorded, null where it recorded none (a failed or expired attempt). */
+  bankReference: string | null;
+  nowMs: number;
+}
+
+/** One refund kasa sent to the bank: its method, the capture it reverses, and the bank's reference of it. */
+export interface ReconcileRefund {
+  captureReference: string;
+  /** The refund's own bank reference, null (or kasa's marker) where the bank gave none. */
+  refundReference: string | null;
+  method: "void" | "credit";
+  amount: number;
+  nowMs: number;
+}
+
+/** A row of a bank's list of one day's orders; `attemptId` is kasa's id where the order id is one of kasa's. */
+export interface DayOrder {
+  orderId: string;
+  attemptId: string | null;
+  status: BankRecordStatus;
+  amount: number | null;
+  reference: string | null;
+}
+
+/**
+ * A bank's reconciliation facet (docs/reconciliation.md): "what does the bank say about this order,
+ * this refund", from the protocol's status and history queries, and the day's orders where the
+ * protocol has a list API. Every answer it cannot read is `unknown`, never an exception.
+ */
+export interface BankReconciler {
+  order(query: ReconcileOrder): Promise<BankRecord>;
+  refund(query: ReconcileRefund): Promise<BankRecord>;
+  /** The orders of one Istanbul day (`dayStartMs` is its 00:00); null: no readable list. Absent: the protocol has none. */
+  day?(dayStartMs: number): Promise<DayOrder[] | null>;
+}
+
 export interface BankModule {
   /** The connection's `bank` value and the seed key of its settings: lower case, unique. */
   readonly id: string;
@@ -172,6 +228,8 @@ export interface BankModule {
    * post to (form-action); the simulator's own pages set theirs when they render.
    */
   createAdapter(connection: ConnectionBank, env: AdapterEnv): BankGateway;
+  /** The reconciliation facet of one connection, asking through its adapter and its own queries; absent: every answer is unknown. */
+  reconcile?(connection: ConnectionBank, env: AdapterEnv, gateway: BankGateway): BankReconciler;
   readonly simulator: BankSimulator | null;
   readonly demo: BankDemo | null;
   /**

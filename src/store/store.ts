@@ -3,6 +3,7 @@ import type { Sensitive } from "../sensitive";
 import type { AgreementRow, ApiKeyRow, BinRow, ConnectionRow, HoldRow, PartnerRow, PspRow, TerminalRow } from "./rows";
 import type { PaymentPatch, PayoutBatchRow, PayoutStatus, RefundPatch, RefundRow } from "./rows-money";
 import type { SecretBox } from "./secret-box";
+import type { ReconcileOps } from "./reconcile-ops";
 import type { AttemptsOps, BankOps, OperatorOps, PaymentsOps, RefundsOps, SettlementOps } from "./money-ops";
 import type { LinkCheckoutOps, LinksOps, WebhookTailOps, WebhooksOps } from "./links-ops";
 import type { LoginFailuresOps, PanelAuditOps, PanelOps, PanelSessionsOps, PanelUsersOps } from "./panel-ops";
@@ -84,6 +85,7 @@ export interface Repos {
   loginFailures: LoginFailuresOps;
   panel: PanelOps;
   metrics: MetricsOps;
+  reconcile: ReconcileOps;
   fixtures: FixturesOps;
 }
 

@@ -121,6 +121,32 @@ async function serviceDatabase(path: string): Promise<void> {
         createdAtMs: T0,
       });
       await tx.panelSessions.insert({ idHash: "sess-hash-1", userId: user.id, csrfToken: "csrf-1", createdAtMs: T0, lastSeenAtMs: T0 });
+      // Reconciliation (docs/reconciliation.md): a stored run with a finding, a recorded repair, a run lease.
+      const finding = { class: "unknown" as const, paymentCode: first, attemptId: null, refundId: null, kasaStatus: "captured" };
+      await tx.reconcile.saveRun(
+        { id: "rec_migrate1", connectionId: "vpos-1", day: "2026-03-01", startedAtMs: T0, finishedAtMs: T0, counts: '{"unknown":1}' },
+        [
+          {
+            ...finding,
+            kasaAmount: 10_000,
+            bankStatus: "unknown",
+            bankAmount: null,
+            bankReference: null,
+            repairAction: null,
+            repairOutcome: null,
+          },
+        ],
+      );
+      const attemptId = (await tx.attempts.byPayment(first))[0]!.id;
+      await tx.reconcile.recordRepair({
+        attemptId,
+        connectionId: "vpos-1",
+        action: "void",
+        amount: 10_000,
+        captureReference: attemptId,
+        createdAtMs: T0,
+      });
+      await tx.reconcile.takeLease("vpos-1", "ins_migrate", T0, T0 + 1);
       await tx.loginFailures.insert("owner@shop.example", "203.0.113.5", T0);
       for (const [i, action] of ["login", "payments.view", "refund.create"].entries())
         await tx.panelAudit.insert({

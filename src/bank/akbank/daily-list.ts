@@ -6,9 +6,9 @@ import { dailyListBody, type Envelope } from "./requests";
 import { type AkbankAnswer, type AkbankTransport, callAkbank, str } from "./wire";
 import { requestDateTime } from "./wire-time";
 
-// The daily transaction list (`portal/report/transaction`), for reconciliation (issue 34 leaves
-// its use to a later issue; nothing outside this folder calls it yet). One Istanbul day per call;
-// the answer's `data` is base64 of gzip of JSON, whose rows kasa reads as integer kuruş.
+// The daily transaction list (`portal/report/transaction`): what reconciliation reads to find the
+// day's orders kasa does not know (reconcile.ts, docs/reconciliation.md). One Istanbul day per
+// call; the answer's `data` is base64 of gzip of JSON, whose rows kasa reads as integer kuruş.
 
 export interface DailyRow {
   orderId: string;

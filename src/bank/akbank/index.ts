@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createAkbankReconciler } from "./reconcile";
 import { systemClock } from "../../clock";
 import type { BankModule, ConnectionBank, DemoContext } from "../module";
 import { bankSettings } from "../module";
@@ -36,6 +37,8 @@ export const akbankBankModule: BankModule = {
   },
   secret: false,
   createAdapter: (c, env) => createAkbankAdapter(configOf(c), { fetch: env.fetch, nowMs: env.nowMs ?? (() => systemClock.nowMs()) }),
+  reconcile: (c, env, gateway) =>
+    createAkbankReconciler(gateway, configOf(c), { fetch: env.fetch, nowMs: env.nowMs ?? (() => systemClock.nowMs()) }),
   simulator: { serve: "sandbox", routes: akbankSimulatorRoutes },
   demo: {
     connections: ({ baseUrl, psp }: DemoContext) => [

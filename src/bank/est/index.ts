@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { BankModule, ConnectionBank, DemoContext } from "../module";
 import { bankSettings } from "../module";
 import { checkEstConnection, createEstAdapter } from "./adapter";
+import { createEstReconciler } from "./reconcile";
 import { estConfigSchema, parseEstConfig, redactEstConfig, toEstConfig } from "./config";
 import { encodeFormBytes } from "../form-bytes";
 import { encodeIso88599 } from "../iso-8859-9";
@@ -62,6 +63,7 @@ export const estBankModule: BankModule = {
   },
   secret: false,
   createAdapter: (c, env) => createEstAdapter(configOf(c), { fetch: env.fetch }),
+  reconcile: (c, env) => createEstReconciler(configOf(c), { fetch: env.fetch }),
   simulator: { serve: "sandbox", routes: estSimulatorRoutes },
   demo: {
     // The same test cards, through the EST / NestPay protocol and the simulator the sandbox serves.

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createGarantiReconciler } from "./reconcile";
 import type { BankModule, ConnectionBank, DemoContext } from "../module";
 import { bankSettings } from "../module";
 import { checkGarantiConnection, createGarantiAdapter } from "./adapter";
@@ -33,6 +34,7 @@ export const garantiBankModule: BankModule = {
   },
   secret: false,
   createAdapter: (c, env) => createGarantiAdapter(configOf(c), { fetch: env.fetch }),
+  reconcile: (_c, _env, gateway) => createGarantiReconciler(gateway),
   simulator: { serve: "sandbox", routes: garantiSimulatorRoutes },
   demo: {
     // The sandbox's test cards, through the GVP protocol and the simulator the sandbox serves.

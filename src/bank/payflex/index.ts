@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createPayflexReconciler } from "./reconcile";
 import type { BankModule, ConnectionBank, DemoContext } from "../module";
 import { bankSettings } from "../module";
 import { checkPayflexConnection, createPayflexAdapter } from "./adapter";
@@ -36,6 +37,7 @@ export const payflexBankModule: BankModule = {
     // kasa's simulator serves its ACS (docs/banks-payflex.md, "What kasa assumed").
     return createPayflexAdapter(config, { fetch: env.fetch }, new URL(config.mpiUrl).origin);
   },
+  reconcile: (_c, _env, gateway) => createPayflexReconciler(gateway),
   simulator: { serve: "sandbox", routes: payflexSimulatorRoutes },
   demo: {
     connections: ({ baseUrl, psp }: DemoContext) => [

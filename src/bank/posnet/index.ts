@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createPosnetReconciler } from "./reconcile";
 import type { BankModule, ConnectionBank, DemoContext } from "../module";
 import { bankSettings } from "../module";
 import { checkPosnetConnection, createPosnetAdapter } from "./adapter";
@@ -31,6 +32,7 @@ export const posnetBankModule: BankModule = {
   },
   secret: false,
   createAdapter: (c, env) => createPosnetAdapter(configOf(c), { fetch: env.fetch }),
+  reconcile: (_c, _env, gateway) => createPosnetReconciler(gateway),
   simulator: { serve: "sandbox", routes: posnetSimulatorRoutes },
   demo: {
     // The same test cards, through the Posnet protocol and the simulator the sandbox serves.

@@ -2,6 +2,7 @@ import { invariant } from "../../invariant";
 import type { BankGateway } from "../gateway";
 import type { BankModule, DemoContext } from "../module";
 import { DEMO_BINS, TEST_CARDS } from "../test-cards";
+import { createSimReconciler } from "./reconcile";
 import { createSimBank, SIM_BANK_PATHS, type SimBank } from "./sim-bank";
 
 // The simulated bank (docs/banks.md): built in, the default bank of a connection, no settings. Its
@@ -34,6 +35,10 @@ export const simBankModule: BankModule = {
   createAdapter(_connection, env) {
     invariant(env.secret !== null, "the simulated bank is given its database secret");
     return createSimBank({ secret: env.secret, baseUrl: env.baseUrl });
+  },
+  reconcile(_connection, env) {
+    invariant(env.secret !== null, "the simulated bank is given its database secret");
+    return createSimReconciler(env.secret);
   },
   simulator: {
     serve: "always",

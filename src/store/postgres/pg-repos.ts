@@ -14,6 +14,7 @@ import { panelPg } from "./panel-pg";
 import { apiKeysPg, partnersPg } from "./partners-pg";
 import type { Pg } from "./pg";
 import { paymentsPg } from "./payments-pg";
+import { reconcilePg } from "./reconcile-pg";
 import { refundsPg } from "./refunds-pg";
 import { secretsPg } from "./secrets-pg";
 import { settlementPg } from "./settlement-pg";
@@ -50,6 +51,7 @@ export function createPgRepos(sql: Pg, box: SecretBox): Repos {
     loginFailures: loginFailuresPg(sql),
     panel: panelPg(sql),
     metrics: metricsPg(sql),
+    reconcile: reconcilePg(sql),
     fixtures: fixturesPg(sql),
   };
 }

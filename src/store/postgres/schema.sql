@@ -506,3 +506,46 @@ BEGIN
 EXCEPTION WHEN others THEN
   RETURN NULL;
 END $$;
+
+-- Reconciliation (docs/reconciliation.md): the translation of schema.sql's reconcile_* tables.
+CREATE TABLE IF NOT EXISTS reconcile_runs (
+  id             text COLLATE "C" PRIMARY KEY,
+  connection_id  text COLLATE "C" NOT NULL REFERENCES connections(id),
+  day            text COLLATE "C" NOT NULL,
+  started_at_ms  bigint NOT NULL,
+  finished_at_ms bigint NOT NULL,
+  superseded_by  text COLLATE "C",
+  counts         text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reconcile_runs_current ON reconcile_runs(day, connection_id) WHERE superseded_by IS NULL;
+CREATE TABLE IF NOT EXISTS reconcile_findings (
+  run_id         text COLLATE "C" NOT NULL REFERENCES reconcile_runs(id),
+  seq            bigint NOT NULL,
+  class          text COLLATE "C" NOT NULL CHECK (class IN ('amount_mismatch', 'bank_approved', 'bank_missing', 'unknown', 'not_in_kasa')),
+  payment_code   text COLLATE "C",
+  attempt_id     text COLLATE "C",
+  refund_id      text COLLATE "C",
+  kasa_status    text COLLATE "C",
+  kasa_amount    bigint,
+  bank_status    text COLLATE "C" NOT NULL CHECK (bank_status IN ('approved', 'declined', 'voided', 'refunded', 'none', 'unknown')),
+  bank_amount    bigint,
+  bank_reference text COLLATE "C",
+  repair_action  text COLLATE "C" CHECK (repair_action IN ('void', 'credit')),
+  repair_outcome text COLLATE "C" CHECK (repair_outcome IN ('approved', 'declined', 'unknown')),
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS reconcile_repairs (
+  attempt_id        text COLLATE "C" PRIMARY KEY REFERENCES payment_attempts(id),
+  connection_id     text COLLATE "C" NOT NULL REFERENCES connections(id),
+  action            text COLLATE "C" NOT NULL CHECK (action IN ('void', 'credit')),
+  amount            bigint NOT NULL,
+  capture_reference text COLLATE "C" NOT NULL,
+  outcome           text COLLATE "C" CHECK (outcome IN ('approved', 'declined', 'unknown')),
+  created_at_ms     bigint NOT NULL,
+  updated_at_ms     bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reconcile_leases (
+  connection_id text COLLATE "C" PRIMARY KEY REFERENCES connections(id),
+  holder        text COLLATE "C" NOT NULL,
+  until_ms      bigint NOT NULL
+);

@@ -2,7 +2,11 @@ import schemaSql from "../../../schema.sql" with { type: "text" };
 import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 
-/** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
+/**
+ * Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). Version 9
+ * adds routing's columns (below) and the reconcile_* tables (issue 36: new tables, which
+ * schema.sql creates).
+ */
 export const SCHEMA_VERSION = 9;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */

@@ -15,6 +15,7 @@ import { metricsSql } from "./metrics-sql";
 import { operatorSql } from "./operator-sql";
 import { apiKeysSql, partnersSql } from "./partners-sql";
 import { paymentsSql } from "./payments-sql";
+import { reconcileSql } from "./reconcile-sql";
 import { refundsSql } from "./refunds-sql";
 import { settlementSql } from "./settlement-sql";
 import { webhookTailSql } from "./webhook-tail-sql";
@@ -62,6 +63,7 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
     loginFailures: loginFailuresSql(db),
     panel: panelSql(db),
     metrics: metricsSql(db),
+    reconcile: reconcileSql(db),
     // Tests only (store.ts FixturesOps): nothing the service runs calls them.
     fixtures: fixturesSql(db),
   };

@@ -1,6 +1,7 @@
 import type { BankPageRoute, SimulatorEnv } from "../../module";
 import { handleApi } from "./api";
 import { handleGate } from "./gate";
+import { handleReport } from "./report";
 import { AKBANK_SIM_PATHS } from "./settings";
 import { AkbankSimState } from "./state";
 
@@ -36,6 +37,7 @@ export function akbankSimulatorRoutes(env: SimulatorEnv): BankPageRoute[] {
   return [
     route("POST", AKBANK_SIM_PATHS.gate, ({ req }) => simulator.gate(req)),
     route("POST", AKBANK_SIM_PATHS.api, ({ req }) => simulator.api(req)),
+    route("POST", AKBANK_SIM_PATHS.report, ({ req }) => handleReport(simulator.state, req)),
     route("GET", AKBANK_SIM_PATHS.calls, ({ url }) => {
       const orderId = url.searchParams.get("orderId") ?? undefined;
       return new Response(JSON.stringify({ calls: simulator.state.calls(orderId) }), {

@@ -17,6 +17,7 @@ export const AKBANK_SIM_PATHS = {
   gate: "/sim-akbank/securepay",
   api: "/sim-akbank/api/v1/payment/virtualpos/transaction/process",
   apiBase: "/sim-akbank/api/v1/payment/virtualpos",
+  report: "/sim-akbank/api/v1/payment/virtualpos/portal/report/transaction",
   calls: "/sim-akbank/calls",
 } as const;
 

@@ -90,6 +90,11 @@ export class AkbankSimState {
     this.#orders.set(order.orderId, order);
   }
 
+  /** Every order, in the order the bank took them (the daily list reads them). */
+  orders(): Order[] {
+    return [...this.#orders.values()];
+  }
+
   /** Settled: the order was authorised on an earlier Istanbul day (or the day was ended by hand). */
   settled(order: Order): boolean {
     return istanbulDay(order.sale.atMs) < istanbulDay(this.nowMs());
