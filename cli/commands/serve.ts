@@ -89,11 +89,10 @@ export const sandboxCommand = defineCommand({
   args: {
     ...serverArgs,
     db: { ...serverArgs.db, description: "database file or postgres:// URL", default: "kasa-sandbox.db" },
-    // Off unless asked: a daily run queries the simulators, whose call lists integrators read.
+    // On, as in serve, on the sandbox clock: moving the clock a day ahead runs it once.
     "reconcile-at": {
       ...serverArgs["reconcile-at"],
       description: "the daily reconciliation's time on the sandbox clock, or off",
-      default: "off",
     },
   },
   run: ({ args }) =>

@@ -21,11 +21,12 @@ export type SandboxBinary = {
   kill(): void;
 };
 
-export async function startSandboxBinary(prefix: string): Promise<SandboxBinary> {
+/** `extraArgs`: more `kasa sandbox` flags (e.g. `--reconcile-at off`). */
+export async function startSandboxBinary(prefix: string, extraArgs: readonly string[] = []): Promise<SandboxBinary> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const db = join(dir, "sandbox.db");
-  const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty"], {
+  const child = spawn("dist/kasa", ["sandbox", "--port", String(port), "--db", db, "--log-format", "pretty", ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";
