@@ -19,7 +19,7 @@ export function readBest(file = BEST_FILE): Record<string, Best> {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Best>) : {};
 }
 
-const valueOf = (row: BestRow, f: Figure): number | undefined => (row.kind === "rps" ? f.rps : f.seconds);
+const figureOf = (row: BestRow, f: Figure): number | undefined => (row.kind === "rps" ? f.rps : f.seconds);
 /** Higher is better for a rate, lower for a time. */
 const better = (unit: Unit, a: number, b: number): boolean => (unit === "rps" ? a > b : a < b);
 const worse = (unit: Unit, current: number, best: number): boolean =>
@@ -47,7 +47,7 @@ export function compareWithBest(rows: readonly BestRow[], results: Record<string
   for (const row of rows) {
     const fig = results[row.id];
     if (!row.kasa || row.kind === "mib" || !fig) continue;
-    const value = valueOf(row, fig);
+    const value = figureOf(row, fig);
     if (value === undefined || Number.isNaN(value)) continue;
     const unit: Unit = row.kind === "rps" ? "rps" : "seconds";
     const record_ = best[row.id];
