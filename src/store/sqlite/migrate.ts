@@ -3,7 +3,7 @@ import { connectionUsageSql } from "./connection-usage-sql";
 import type { Db } from "./db-types";
 
 /** Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -41,6 +41,7 @@ export function migrate(db: Db): void {
       addColumnIfMissing(db, "terminals", "routing", "TEXT");
       addColumnIfMissing(db, "payment_attempts", "route", "TEXT");
     }
+    // Version 10 added the panel dashboard's indexes (docs/panel.md, Dashboard): schema.sql makes them.
     db.exec(schemaSql);
     if (routeAttempts) {
       db.exec(`UPDATE payment_attempts SET
