@@ -89,7 +89,7 @@ export const FIELDS = {
 
 /** A value in Turkish, its API name in the title; a value no table knows is shown as the code it is. */
 export function word(table: Record<string, string>, value: string): SafeHtml {
-  const turkish = table[value];
+  const turkish = Object.hasOwn(table, value) ? table[value] : undefined;
   return turkish === undefined ? html`<code>${value}</code>` : html`<span title="${value}">${turkish}</span>`;
 }
 
@@ -97,4 +97,5 @@ export function word(table: Record<string, string>, value: string): SafeHtml {
 export const field = (name: keyof typeof FIELDS): SafeHtml => html`<span title="${name}">${FIELDS[name]}</span>`;
 
 /** The plain Turkish text of a value, for CSV cells and option labels. */
-export const plain = (table: Record<string, string>, value: string): string => table[value] ?? value;
+export const plain = (table: Record<string, string>, value: string): string =>
+  (Object.hasOwn(table, value) ? table[value] : undefined) ?? value;
