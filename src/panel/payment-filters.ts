@@ -80,8 +80,8 @@ ${select(
   f.reason,
   PANEL_REASONS.map((r) => [r, plain(OUTCOMES, r)]),
 )}
-<div><label for="from">Başlangıç tarihi</label><input id="from" name="from" type="date" value="${f.from}"></div>
-<div><label for="to">Bitiş tarihi</label><input id="to" name="to" type="date" value="${f.to}"></div>
+<div><label for="from">Başlangıç tarihi (YYYY-AA-GG)</label><input id="from" name="from" value="${f.from}" inputmode="numeric"></div>
+<div><label for="to">Bitiş tarihi (YYYY-AA-GG)</label><input id="to" name="to" value="${f.to}" inputmode="numeric"></div>
 <div><label for="q">Ödeme kodu ya da sipariş kodu</label><input id="q" name="q" value="${f.q}"></div>
 <div><button type="submit">Filtrele</button></div>
 </form>`;
