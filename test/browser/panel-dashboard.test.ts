@@ -72,11 +72,12 @@ describe.runIf(chromium.ok)("issue 38: the merchant's dashboard, filters and CSV
       ["Limit ya da banka erişilemedi", "1", "%20"],
       ["Yarıda bırakıldı", "1", "%20"],
     ]);
-    const banks = Object.fromEntries((await cells(b, "#banks tbody tr")).map((r) => [r[0], r.slice(1)]));
+    const banks: Record<string, string[]> = Object.fromEntries((await cells(b, "#banks tbody tr")).map((r) => [r[0], r.slice(1)]));
     expect(banks["Demo Bank A"]).toEqual(["6", "2", "%33,3", "1", "2", "0", "1"]);
     expect(banks["Demo Bank B"]).toEqual(["1", "1", "%100", "0", "0", "0", "0"]);
     // The attempt no member could take is filed under the connection its payment counted on.
     expect(Object.values(banks).reduce((n, r) => n + Number(r[5]), 0)).toBe(1);
+    expect(banks["vpos-est"]).toEqual(["1", "0", "%0", "0", "0", "1", "0"]);
   });
 
   it("refunds, open links and the payouts to come with their value dates", async () => {
