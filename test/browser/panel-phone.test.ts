@@ -38,7 +38,10 @@ const TABLES = [
 const FIELD_NAMES = ["paymentCode", "partnerTxCode", "terminalId", "paymentRef", "connectionId", "expectedValueDate", "netToPartner"];
 const ENGLISH = [...new Set([...TABLES.flatMap((t) => Object.keys(t)), ...FIELD_NAMES])].filter((w) => w !== "panel");
 // A word, not part of an address or an identifier (the viewer's own e-mail address is data).
-const FORBIDDEN = new RegExp(`(?<![\\p{L}\\p{N}_.@-])(${ENGLISH.map((w) => w.replace(/[.]/g, "\\.")).join("|")})(?![\\p{L}\\p{N}_@-])`, "u");
+const FORBIDDEN = new RegExp(
+  `(?<![\\p{L}\\p{N}_.@-])(${ENGLISH.map((w) => w.replace(/[.]/g, "\\.")).join("|")})(?![\\p{L}\\p{N}_@-])`,
+  "u",
+);
 
 /** The page's text outside <code>, <pre>, scripts and styles: what a merchant reads. */
 const readableText = (page: Page) =>
@@ -107,7 +110,9 @@ describe.runIf(chromium.ok)("issue 38: the panel on a phone, and in Turkish for 
     for (const [name, path] of Object.entries(pages)) {
       await b.page.goto(`${kasa.baseUrl}${path}`);
       expect(new URL(b.page.url()).pathname, name).toBe(path.split("?")[0]);
-      await b.page.locator("details").evaluateAll((ds) => ds.forEach((d) => d.setAttribute("open", "")));
+      await b.page.locator("details").evaluateAll((ds) => {
+        for (const d of ds) d.setAttribute("open", "");
+      });
       const facts = await phoneFacts(b.page);
       expect(facts.scrollWidth, `${name} scrolls sideways`).toBeLessThanOrEqual(facts.width);
       expect(facts.small, `${name}: targets under 44 px`).toEqual([]);
