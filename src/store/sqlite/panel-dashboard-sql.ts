@@ -44,13 +44,14 @@ export function panelDashboardSql(db: Db) {
         )
         .all<CapturedDayRow>(offsetMs, offsetMs, partnerId, fromMs, toMs);
     },
+    // By position: a GROUP BY name would take the column terminals.bank before the alias.
     attemptOutcomes(partnerId: string, fromMs: number, createdAfterMs: number): OutcomeRow[] {
       return db
         .prepare(
           `SELECT ${ATTEMPT_BANK} AS bank, ${ATTEMPT_OUTCOME} AS outcome, COUNT(*) AS count
            FROM payments p JOIN payment_attempts a ON a.payment_code = p.code LEFT JOIN terminals t ON t.id = a.terminal_id
            WHERE p.partner_id = ? AND p.created_at_ms >= ? AND a.created_at_ms >= ?
-           GROUP BY bank, outcome ORDER BY bank, outcome`,
+           GROUP BY 1, 2 ORDER BY 1, 2`,
         )
         .all<OutcomeRow>(partnerId, createdAfterMs, fromMs);
     },
