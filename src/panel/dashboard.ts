@@ -140,7 +140,7 @@ function payoutsBody(payouts: readonly PayoutDueRow[]): SafeHtml {
   if (payouts.length === 0) return html`<p>Bekleyen aktarım yok.</p>`;
   const rows = payouts.map(
     (p) =>
-      html`<tr><th scope="row">${dateTr(p.valueDate)}</th><td>${money(p.amount)}</td><td>${count(p.count)}</td><td>${
+      html`<tr><th scope="row">${dateTr(p.valueDate)}</th><td>${money(p.amount)}</td><td>${p.count === null ? "—" : count(p.count)}</td><td>${
         p.batchId === null
           ? "Valör gününde aktarıma eklenecek"
           : html`<a href="/panel/payouts/${encodeURIComponent(p.batchId)}">Aktarım hazır</a>`

@@ -30,10 +30,11 @@ export type CapturedDayRow = { dayStartMs: number; count: number; sum: number };
 export type OutcomeRow = { bank: string; outcome: AttemptOutcome; count: number };
 
 /**
- * Money on its way to the partner for one value date: a pending payout batch (`batchId`), or the
- * captures no batch has taken yet (`batchId` null; refunds are netted when the batch is made).
+ * Money on its way to the partner for one value date: a pending payout batch (`batchId`; its
+ * captures are not counted, a batch page lists them), or the captures no batch has taken yet
+ * (`batchId` null, `count` of them; refunds are netted when the batch is made).
  */
-export type PayoutDueRow = { valueDate: string; batchId: string | null; count: number; amount: number };
+export type PayoutDueRow = { valueDate: string; batchId: string | null; count: number | null; amount: number };
 
 export interface PanelDashboardOps {
   /** Captures in [fromMs, toMs) per Istanbul day (`offsetMs` is Istanbul's offset from UTC), oldest first; empty days absent. */

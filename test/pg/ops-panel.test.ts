@@ -14,6 +14,8 @@ import { bankPg } from "../../src/store/postgres/bank-pg";
 import { linkCheckoutPg } from "../../src/store/postgres/link-checkout-pg";
 import { paymentsPg } from "../../src/store/postgres/payments-pg";
 import { refundsPg } from "../../src/store/postgres/refunds-pg";
+import { settlementPg } from "../../src/store/postgres/settlement-pg";
+import type { Repos } from "../../src/store/store";
 
 let both: Both | undefined;
 afterEach(async () => {
@@ -135,8 +137,9 @@ async function dashboardWorld(o: Ops): Promise<void> {
   await o.refunds.finish("ref_1", ["pending"], "approved", { procReturnCode: "00", authCode: null, errMsg: null, bankReference: null }, T0);
 }
 
-async function dashboard(o: Ops, panel: PanelOps): Promise<unknown[]> {
+async function dashboard(o: Ops, panel: PanelOps, settlement: Pick<Repos["settlement"], "createBatch">): Promise<unknown[]> {
   await dashboardWorld(o);
+  await settlement.createBatch({ id: "pob_1", partnerId: "ptn_a", day: "2026-11-30", amount: 7_000, createdAtMs: T0 });
   const filter = { partnerId: "ptn_a", status: null, fromMs: null, toMs: null, search: null, before: null, limit: 50 };
   const codes = async (f: Partial<PanelPaymentFilter>) => (await panel.payments({ ...filter, ...f })).map((p) => p.code);
   return [
@@ -163,7 +166,7 @@ describe("issue 38: the dashboard's figures answer on PostgreSQL as on SQLite", 
           direct_collection, value_days, routing)
         VALUES ('T-R', 'ptn_a', 'vpos-2', true, 'gross', '[]', '[]', 'standard', false, 1, ${JSON.stringify(ROUTER.routing)})`;
     });
-    const sqlite = await both.sqlite((tx) => dashboard(tx, tx.panel));
+    const sqlite = await both.sqlite((tx) => dashboard(tx, tx.panel, tx.settlement));
     const pg = await both.pg((sql) =>
       dashboard(
         {
@@ -174,6 +177,7 @@ describe("issue 38: the dashboard's figures answer on PostgreSQL as on SQLite", 
           refunds: refundsPg(sql),
         },
         panelPg(sql),
+        settlementPg(sql),
       ),
     );
     expect(pg).toEqual(sqlite);
@@ -197,7 +201,10 @@ describe("issue 38: the dashboard's figures answer on PostgreSQL as on SQLite", 
       { count: 1, sum: 1_000 },
       { count: 0, sum: 0 },
     ]);
-    expect(payouts).toEqual([{ valueDate: "2026-12-01", batchId: null, count: 2, amount: 1_960 }]);
+    expect(payouts).toEqual([
+      { valueDate: "2026-11-30", batchId: "pob_1", count: null, amount: 7_000 },
+      { valueDate: "2026-12-01", batchId: null, count: 2, amount: 1_960 },
+    ]);
     const code = (n: number) => newPayment(n).code;
     expect([threeD, declined, limits, abandoned]).toEqual([[code(3)], [code(2), code(4)], [code(6)], [code(5)]]);
     expect([onB, declinedOnB]).toEqual([[code(2), code(6)], [code(2)]]);

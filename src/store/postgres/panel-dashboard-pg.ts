@@ -57,9 +57,8 @@ export function panelDashboardPg(sql: Pg): PanelDashboardOps {
       return r ?? { count: 0, sum: 0 };
     },
     payoutsDue: async (partnerId) => [
-      ...(await sql<{ valueDate: string; batchId: string | null; count: number; amount: number }[]>`
-        SELECT b.day AS "valueDate", b.id AS "batchId", (SELECT COUNT(*) FROM payments x WHERE x.payout_batch_id = b.id) AS count,
-          b.amount
+      ...(await sql<{ valueDate: string; batchId: string | null; count: number | null; amount: number }[]>`
+        SELECT b.day AS "valueDate", b.id AS "batchId", NULL::bigint AS count, b.amount
         FROM payout_batches b WHERE b.partner_id = ${partnerId} AND b.status = 'pending'
         UNION ALL
         SELECT expected_value_date, NULL, COUNT(*), SUM(net_to_partner)::bigint FROM payments

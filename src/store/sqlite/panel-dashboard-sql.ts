@@ -78,7 +78,7 @@ export function panelDashboardSql(db: Db) {
     payoutsDue(partnerId: string): PayoutDueRow[] {
       return db
         .prepare(
-          `SELECT b.day AS valueDate, b.id AS batchId, (SELECT COUNT(*) FROM payments x WHERE x.payout_batch_id = b.id) AS count, b.amount
+          `SELECT b.day AS valueDate, b.id AS batchId, NULL AS count, b.amount
            FROM payout_batches b WHERE b.partner_id = ? AND b.status = 'pending'
            UNION ALL
            SELECT expected_value_date, NULL, COUNT(*), SUM(net_to_partner) FROM payments
