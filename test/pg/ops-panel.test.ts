@@ -15,6 +15,7 @@ import { linkCheckoutPg } from "../../src/store/postgres/link-checkout-pg";
 import { paymentsPg } from "../../src/store/postgres/payments-pg";
 import { refundsPg } from "../../src/store/postgres/refunds-pg";
 import { settlementPg } from "../../src/store/postgres/settlement-pg";
+import { catalogPg } from "../../src/store/postgres/catalog-pg";
 import type { Repos } from "../../src/store/store";
 
 let both: Both | undefined;
@@ -161,11 +162,7 @@ describe("issue 38: the dashboard's figures answer on PostgreSQL as on SQLite", 
     both = await bothStores();
     await seedPaymentsWorld(both);
     await both.sqlite((tx) => tx.catalog.upsertTerminal(ROUTER));
-    await both.pg(async (sql) => {
-      await sql`INSERT INTO terminals (id, partner_id, connection_id, active, commission_basis, installments, rates, infrastructure,
-          direct_collection, value_days, routing)
-        VALUES ('T-R', 'ptn_a', 'vpos-2', true, 'gross', '[]', '[]', 'standard', false, 1, ${JSON.stringify(ROUTER.routing)})`;
-    });
+    await both.pg((sql) => catalogPg(sql).upsertTerminal(ROUTER));
     const sqlite = await both.sqlite((tx) => dashboard(tx, tx.panel, tx.settlement));
     const pg = await both.pg((sql) =>
       dashboard(
