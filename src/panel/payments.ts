@@ -13,7 +13,7 @@ import { csrfField, panelPage, scroll, seeOther } from "./layout";
 import { dateTr, money, toKurus, when } from "./format";
 import type { PaymentRow, PaymentSummaryRow } from "../store/rows-money";
 import { banksOf, cursorOf, filterForm, filterQuery, readFilters, toStoreFilter } from "./payment-filters";
-import { ATTEMPT_STATES, CHANNELS, PAYMENT_STATES, REFUND_METHODS, REFUND_STATES, field, word } from "./words";
+import { ATTEMPT_STATES, CHANNELS, ROUTE_RULES, PAYMENT_STATES, REFUND_METHODS, REFUND_STATES, field, word } from "./words";
 
 // docs/panel.md: payments (filter by state, dates, bank and failure reason, search by paymentCode
 // or partnerTxCode, keyset-paged, exported as CSV by payments-csv.ts) and one payment with its refunds and the refund form. Every read is scoped to the
@@ -65,7 +65,8 @@ async function detailBody(deps: Deps, session: PanelSession, p: PaymentRow): Pro
   const bankOf = new Map(terminals.map((t) => [t.id, t.bank ?? t.connectionId]));
   const attempts = rows.map((a) => {
     const bank = (a.terminalId === null ? undefined : bankOf.get(a.terminalId)) ?? a.connectionId ?? "—";
-    const rule = a.route === null ? "—" : html`<code>${a.route.rule}</code>`;
+    // A rule's name is the seed's own; only the default order has an API word of its own.
+    const rule = a.route === null ? "—" : a.route.rule === "fallback" ? word(ROUTE_RULES, "fallback") : a.route.rule;
     return html`<tr><td>${a.id}</td><td>${word(ATTEMPT_STATES, a.status)}</td><td>${bank}</td><td>${rule}</td><td>${a.counted ? "evet" : "hayır"}</td><td>${when(a.createdAtMs)}</td></tr>`;
   });
   const attemptTable =

@@ -72,6 +72,9 @@ export const EVENT_TYPES: Record<string, string> = {
   "webhook.test": "Deneme bildirimi",
 };
 
+/** A router's attempt that no rule matched went down the fallback list (docs/routing.md). */
+export const ROUTE_RULES: Record<string, string> = { fallback: "Yedek sıra (kural eşleşmedi)" };
+
 export const ROLES: Record<string, string> = { viewer: "İzleyici", staff: "Personel", admin: "Yönetici" };
 export const USER_STATES: Record<string, string> = { active: "Etkin", disabled: "Devre dışı" };
 export const REQUIREMENTS: Record<string, string> = { consent: "Onay", wet_signature: "Islak imza" };

@@ -33,6 +33,7 @@ const TABLES = [
   words.ROLES,
   words.USER_STATES,
   words.REQUIREMENTS,
+  words.ROUTE_RULES,
 ];
 // "panel" is also the Turkish word the channel translates to.
 const FIELD_NAMES = ["paymentCode", "partnerTxCode", "terminalId", "paymentRef", "connectionId", "expectedValueDate", "netToPartner"];
@@ -91,6 +92,7 @@ describe.runIf(chromium.ok)("issue 38: the panel on a phone, and in Turkish for 
       overview: "/panel/",
       payments: "/panel/payments",
       payment: `/panel/payments/${world.yesterdays}`,
+      routed: `/panel/payments/${world.routedToB}`,
       links: "/panel/links",
       payouts: "/panel/payouts",
       payout: await first("/panel/payouts", "main table a"),
@@ -151,6 +153,8 @@ describe.runIf(chromium.ok)("issue 38: the panel on a phone, and in Turkish for 
       await viewer.page.goto(`${kasa.baseUrl}/panel/payments`);
       expect(await viewer.page.locator('#payments [title="captured"]').first().innerText()).toBe("Tahsil edildi");
       expect(await viewer.page.locator('#payments [title="expired"]').first().innerText()).toBe("Süresi doldu");
+      await viewer.page.goto(`${kasa.baseUrl}${paths.routed}`);
+      expect(await viewer.page.locator('main [title="fallback"]').innerText()).toMatch(/^Yedek sıra/);
       expect(walked).toHaveLength(Object.keys(paths).length);
     } finally {
       await viewer.close();
