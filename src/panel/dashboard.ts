@@ -64,7 +64,7 @@ function totalsBody(days: DashboardFacts["days"]): SafeHtml {
 
 const W = 600;
 const H = 200;
-const TOP = 20;
+const TOP = 30;
 const BASE = 172;
 
 /** Bars of each day's captured sum; the table after it carries the same numbers for every reader. */
@@ -77,10 +77,10 @@ function chart(days: DashboardFacts["days"]): SafeHtml {
     return html`<rect class="bar" x="${x}" y="${BASE - h}" width="${(slot - 4).toFixed(1)}" height="${h}"><title>${dateTr(d.date)}: ${money(d.sum)}, ${count(d.count)} ödeme</title></rect>`;
   });
   const label = (i: number, anchor: string) =>
-    html`<text x="${(i * slot + slot / 2).toFixed(1)}" y="${H - 8}" text-anchor="${anchor}">${dateTr(days[i]?.date ?? "").slice(0, 5)}</text>`;
+    html`<text x="${(i * slot + slot / 2).toFixed(1)}" y="${H - 4}" text-anchor="${anchor}">${dateTr(days[i]?.date ?? "").slice(0, 5)}</text>`;
   return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-title" focusable="false">
 <title id="chart-title">Son 30 günün günlük tahsilatı; en yüksek gün ${money(max === 1 ? 0 : max)}. Aynı sayılar aşağıdaki tabloda.</title>
-<line class="axis" x1="0" y1="${BASE}" x2="${W}" y2="${BASE}"></line><text x="2" y="${TOP - 6}">${money(max === 1 ? 0 : max)}</text>
+<line class="axis" x1="0" y1="${BASE}" x2="${W}" y2="${BASE}"></line><text x="2" y="${TOP - 8}">${money(max === 1 ? 0 : max)}</text>
 ${bars}${label(0, "start")}${label(Math.floor(days.length / 2), "middle")}${label(days.length - 1, "end")}</svg>`;
 }
 

@@ -41,8 +41,8 @@ const PANEL_CSS = [
   ".stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem;margin:0 0 1rem}",
   ".stat{border:1px solid var(--line);border-radius:8px;padding:.75rem}.stat h3{margin:0 0 .5rem;font-size:1rem}",
   ".stat dl{margin:0}.big{font-size:1.25rem}",
-  "svg.chart{display:block;width:100%;height:auto;margin:0 0 .5rem}",
-  ".chart .bar{fill:var(--accent)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:12px}",
+  "svg.chart{display:block;width:100%;max-width:40rem;height:auto;margin:0 0 .5rem}",
+  ".chart .bar{fill:var(--accent)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:20px}",
   "@media (min-width:48rem){body{padding:2rem 1rem}main{padding:1.5rem}}",
 ].join("");
 
