@@ -44,6 +44,14 @@ const PANEL_CSS = [
   "svg.chart{display:block;width:100%;max-width:40rem;height:auto;margin:0 0 .5rem}",
   ".chart .bar{fill:var(--accent)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:20px}",
   "@media (min-width:48rem){body{padding:2rem 1rem}main{padding:1.5rem}}",
+  // On a phone the payments list is a card per payment, each value beside its column's name.
+  "@media (max-width:40rem){table.cards,table.cards tbody,table.cards tr{display:block;width:100%}",
+  "table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}",
+  "table.cards tr{border:1px solid var(--line);border-radius:8px;padding:.25rem .75rem;margin:0 0 .75rem}",
+  "table.cards td{display:flex;justify-content:space-between;align-items:center;gap:1rem;border:0;padding:.125rem 0;",
+  "text-align:right;overflow-wrap:anywhere}",
+  "table.cards td::before{content:attr(data-label);color:var(--muted);font-weight:600;text-align:left}",
+  "table.cards caption{display:block;text-align:left}}",
 ].join("");
 
 type NavItem = { href: string; label: string; role: PanelRole };

@@ -23,11 +23,11 @@ function paymentsTable(rows: readonly PaymentSummaryRow[]): SafeHtml {
   if (rows.length === 0) return html`<p>Bu filtreyle ödeme yok.</p>`;
   const lines = rows.map(
     (p) =>
-      html`<tr><td><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td>${p.partnerTxCode}</td><td>${word(PAYMENT_STATES, p.status)}</td><td>${money(p.amount)}</td><td>${p.installment}</td><td>${word(CHANNELS, p.channel)}</td><td>${when(p.createdAtMs)}</td></tr>`,
+      html`<tr><td data-label="Ödeme kodu"><a href="/panel/payments/${encodeURIComponent(p.code)}">${p.code}</a></td><td data-label="Sipariş kodu">${p.partnerTxCode}</td><td data-label="Durum">${word(PAYMENT_STATES, p.status)}</td><td data-label="Tutar">${money(p.amount)}</td><td data-label="Taksit">${p.installment}</td><td data-label="Kanal">${word(CHANNELS, p.channel)}</td><td data-label="Oluşturma">${when(p.createdAtMs)}</td></tr>`,
   );
   return scroll(
     "Ödemeler",
-    html`<table id="payments"><caption class="muted">En yeni önce</caption><thead><tr><th scope="col">${field("paymentCode")}</th><th scope="col">${field("partnerTxCode")}</th><th scope="col">${field("status")}</th><th scope="col">Tutar</th><th scope="col">${field("installment")}</th><th scope="col">${field("channel")}</th><th scope="col">Oluşturma</th></tr></thead><tbody>${lines}</tbody></table>`,
+    html`<table id="payments" class="cards"><caption class="muted">En yeni önce</caption><thead><tr><th scope="col">${field("paymentCode")}</th><th scope="col">${field("partnerTxCode")}</th><th scope="col">${field("status")}</th><th scope="col">Tutar</th><th scope="col">${field("installment")}</th><th scope="col">${field("channel")}</th><th scope="col">Oluşturma</th></tr></thead><tbody>${lines}</tbody></table>`,
   );
 }
 
