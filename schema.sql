@@ -177,6 +177,12 @@ CREATE INDEX IF NOT EXISTS payments_by_connection ON payments(connection_id, cre
 CREATE INDEX IF NOT EXISTS payments_unsettled ON payments(captured_at_ms) WHERE settled_day IS NULL AND captured_at_ms IS NOT NULL;
 CREATE INDEX IF NOT EXISTS payments_by_link ON payments(link_id) WHERE link_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS payments_by_partner ON payments(partner_id, created_at_ms DESC);
+-- The panel's dashboard (docs/panel.md, Dashboard; version 10): a partner's captures by instant, and
+-- its captures no payout batch has taken yet, each read from the index alone.
+CREATE INDEX IF NOT EXISTS payments_captured_by_partner ON payments(partner_id, captured_at_ms, amount)
+  WHERE captured_at_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS payments_unpaid_by_partner ON payments(partner_id, expected_value_date, status, net_to_partner)
+  WHERE payout_batch_id IS NULL AND captured_at_ms IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS payment_attempts (
   id            TEXT PRIMARY KEY,
@@ -217,6 +223,8 @@ CREATE TABLE IF NOT EXISTS refunds (
 -- A pending refund blocks new ones on the payment (docs/contract.md, Refunds); the index makes it a fact.
 CREATE UNIQUE INDEX IF NOT EXISTS refunds_one_pending ON refunds(payment_code) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS refunds_by_payment ON refunds(payment_code, created_at_ms);
+-- A partner's refunds by creation, for the panel's dashboard (version 10).
+CREATE INDEX IF NOT EXISTS refunds_by_partner ON refunds(partner_id, created_at_ms);
 -- Approved credit refunds a day end has not netted yet, and the refunds of a payout batch.
 CREATE INDEX IF NOT EXISTS refunds_payout_due ON refunds(partner_id, updated_at_ms)
   WHERE method = 'credit' AND status = 'approved' AND payout_batch_id IS NULL;

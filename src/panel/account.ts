@@ -1,16 +1,16 @@
 import type { Deps } from "../deps";
 import { acceptConsentAgreement } from "../domain/acceptance/accept";
 import { acceptanceOf } from "../domain/acceptance/service";
-import { startOfIstanbulDayMs } from "../domain/checks/istanbul-time";
 import { roleAllows } from "../domain/users/service";
 import type { PanelSession } from "../domain/users/sessions";
 import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
-import { DAY_MS } from "../limits";
-import { csrfField, panelPage, seeOther } from "./layout";
-import { money, when } from "./format";
+import { csrfField, panelPage, scroll, seeOther } from "./layout";
+import { when } from "./format";
+import { dashboardBody, dashboardFacts } from "./dashboard";
+import { REQUIREMENTS, word } from "./words";
 import type { PartnerRow } from "../store/rows";
 
 // docs/panel.md: the overview (today's captures, acceptance status) and the acceptance page (holds,
@@ -43,9 +43,12 @@ async function agreementsBody(deps: Deps, session: PanelSession, partner: Partne
         : g.requirement === "consent" && admin
           ? html`<form class="inline" method="post" action="${path}">${csrfField(session)}<button type="submit">Onayla: ${g.agreementName}</button></form>`
           : html`Bekliyor`;
-    return html`<tr><td>${g.agreementName}</td><td>${g.agreementCode} v${g.version}</td><td>${g.requirement}</td><td>${when(g.deadlineAtMs)}</td><td>${action}</td></tr>`;
+    return html`<tr><td>${g.agreementName}</td><td><code>${g.agreementCode}</code> sürüm ${g.version}</td><td>${word(REQUIREMENTS, g.requirement)}</td><td>${when(g.deadlineAtMs)}</td><td>${action}</td></tr>`;
   });
-  return html`<table><thead><tr><th scope="col">Sözleşme</th><th scope="col">Kod</th><th scope="col">Onay şekli</th><th scope="col">Son gün</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return scroll(
+    "Sözleşmeler",
+    html`<table><thead><tr><th scope="col">Sözleşme</th><th scope="col">Kod</th><th scope="col">Onay şekli</th><th scope="col">Son gün</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 export function accountPages(deps: Deps): PanelRoute[] {
@@ -57,13 +60,8 @@ export function accountPages(deps: Deps): PanelRoute[] {
       async handle(_event, ctx) {
         const session = ctx.session;
         const partner = await partnerOf(deps, session);
-        const nowMs = deps.clock.nowMs();
-        const dayStart = startOfIstanbulDayMs(nowMs);
-        const today = await deps.store.q.panel.captured(partner.id, dayStart, dayStart + DAY_MS, dayStart - DAY_MS);
-        const body = html`<h2>Bugün</h2>
-<dl><dt>Tahsil edilen ödeme</dt><dd id="today-count">${today.count}</dd><dt>Toplam</dt><dd id="today-sum">${money(today.sum)}</dd></dl>
-<p><a href="/panel/payments?status=captured">Tahsil edilen ödemeler</a></p>
-<h2>Ödeme kabulü</h2>${await acceptanceSummary(deps, partner)}`;
+        const facts = await dashboardFacts(deps, partner.id);
+        const body = html`${dashboardBody(facts)}<h2>Ödeme kabulü</h2>${await acceptanceSummary(deps, partner)}`;
         return panelPage(deps, session, { title: partner.name, current: "/panel/", body });
       },
     },

@@ -6,7 +6,8 @@ import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { PANEL_PAGE_SIZE } from "../limits";
-import { csrfField, panelPage, seeOther } from "./layout";
+import { csrfField, panelPage, scroll, seeOther } from "./layout";
+import { AUDIT_OUTCOMES, ROLES, USER_STATES, word } from "./words";
 import { when } from "./format";
 
 // docs/panel.md, admin pages: API keys (an issued key is shown once, on the answer to the POST, and
@@ -25,7 +26,7 @@ async function keysBody(deps: Deps, session: PanelSession, fresh: SafeHtml | nul
   );
   return html`${fresh}
 <form method="post" action="/panel/keys">${csrfField(session)}<div class="actions"><button type="submit">Yeni API anahtarı oluştur</button></div></form>
-<table><thead><tr><th scope="col">Kimlik</th><th scope="col">İpucu</th><th scope="col">Oluşturma</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`;
+${scroll("API anahtarları", html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">İpucu</th><th scope="col">Oluşturma</th><th scope="col">Durum</th></tr></thead><tbody>${rows}</tbody></table>`)}`;
 }
 
 async function usersBody(deps: Deps, session: PanelSession): Promise<SafeHtml> {
@@ -36,13 +37,13 @@ async function usersBody(deps: Deps, session: PanelSession): Promise<SafeHtml> {
       u.id === session.user.id
         ? html`(siz)`
         : html`<form class="inline" method="post" action="/panel/users/${encodeURIComponent(u.id)}/${next}">${csrfField(session)}<button type="submit" class="secondary">${next === "disable" ? "Devre dışı bırak" : "Etkinleştir"}: ${u.email}</button></form>`;
-    return html`<tr><td>${u.email}</td><td>${u.role}</td><td>${u.status}</td><td>${toggle}</td></tr>`;
+    return html`<tr><td>${u.email}</td><td>${word(ROLES, u.role)}</td><td>${word(USER_STATES, u.status)}</td><td>${toggle}</td></tr>`;
   });
-  return html`<table><thead><tr><th scope="col">E-posta</th><th scope="col">Rol</th><th scope="col">Durum</th><th scope="col">İşlem</th></tr></thead><tbody>${rows}</tbody></table>
+  return html`${scroll("Kullanıcılar", html`<table><thead><tr><th scope="col">E-posta</th><th scope="col">Rol</th><th scope="col">Durum</th><th scope="col">İşlem</th></tr></thead><tbody>${rows}</tbody></table>`)}
 <h2>Kullanıcı ekle</h2>
 <form method="post" action="/panel/users">${csrfField(session)}
 <div class="field"><label for="new-email">E-posta</label><input id="new-email" name="email" type="email" required></div>
-<div class="field"><label for="new-role">Rol</label><select id="new-role" name="role"><option value="viewer">viewer</option><option value="staff">staff</option><option value="admin">admin</option></select></div>
+<div class="field"><label for="new-role">Rol</label><select id="new-role" name="role"><option value="viewer">İzleyici (okur)</option><option value="staff">Personel (iade, bağlantı, ödeme)</option><option value="admin">Yönetici (her şey)</option></select></div>
 <div class="actions"><button type="submit">Ekle</button></div>
 </form>`;
 }
@@ -53,10 +54,10 @@ async function auditBody(deps: Deps, session: PanelSession, before: string | nul
   const shown = rows.slice(0, PANEL_PAGE_SIZE);
   const lines = shown.map(
     (a) =>
-      html`<tr><td>${when(a.atMs)}</td><td>${a.email}</td><td>${a.action}</td><td>${a.target ?? "—"}</td><td>${a.outcome}</td><td>${a.ip}</td></tr>`,
+      html`<tr><td>${when(a.atMs)}</td><td>${a.email}</td><td><code>${a.action}</code></td><td>${a.target ?? "—"}</td><td>${a.outcome === "ok" ? word(AUDIT_OUTCOMES, a.outcome) : html`<code>${a.outcome}</code>`}</td><td>${a.ip}</td></tr>`,
   );
   const last = shown.at(-1);
-  return html`<table><thead><tr><th scope="col">Zaman</th><th scope="col">Kullanıcı</th><th scope="col">İşlem</th><th scope="col">Hedef</th><th scope="col">Sonuç</th><th scope="col">IP</th></tr></thead><tbody>${lines}</tbody></table>
+  return html`${scroll("Denetim kaydı", html`<table><thead><tr><th scope="col">Zaman</th><th scope="col">Kullanıcı</th><th scope="col">İşlem</th><th scope="col">Hedef</th><th scope="col">Sonuç</th><th scope="col">IP</th></tr></thead><tbody>${lines}</tbody></table>`)}
 ${rows.length > PANEL_PAGE_SIZE && last && html`<p><a href="/panel/audit?before=${last.seq}">Daha eski kayıtlar</a></p>`}`;
 }
 

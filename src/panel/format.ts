@@ -8,6 +8,21 @@ import { fail } from "../errors";
 export const money = (kurus: number | null): string => (kurus === null ? "—" : formatTry(kurus));
 export const when = (ms: number | null): string => (ms === null ? "—" : formatIstanbul(ms));
 
+/** A calendar date "2026-11-27" as Turkey writes it, "27.11.2026". */
+export const dateTr = (date: string | null): string => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date ?? "");
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : (date ?? "—");
+};
+
+const COUNT = new Intl.NumberFormat("tr-TR", { maximumFractionDigits: 0 });
+const PERCENT = new Intl.NumberFormat("tr-TR", { style: "percent", maximumFractionDigits: 1 });
+
+/** A count with Turkish grouping, "1.234". */
+export const count = (n: number): string => COUNT.format(n);
+
+/** A share as Turkey writes it, "%92,5"; "—" when there is nothing to divide. */
+export const percent = (part: number, whole: number): string => (whole === 0 ? "—" : PERCENT.format(part / whole));
+
 const AMOUNT = /^(\d{1,12})(?:[.,](\d{1,2}))?$/;
 
 /** "12,5" -> 1250 kuruş; anything else is a 400 naming the field. */

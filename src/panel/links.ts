@@ -10,7 +10,8 @@ import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
 import { checkedText, parseWith } from "../http/read";
-import { csrfField, panelPage, seeOther } from "./layout";
+import { csrfField, panelPage, scroll, seeOther } from "./layout";
+import { LINK_STATES, word } from "./words";
 import { money, toKurus, when } from "./format";
 import type { LinkRow, PartnerRow } from "../store/rows";
 
@@ -47,7 +48,7 @@ function toCreateBody(form: Record<string, string>): unknown {
 function linkRow(deps: Deps, session: PanelSession, l: LinkRow): SafeHtml {
   const url = toLinkUrl(deps.config.baseUrl, l.token);
   const cancellable = ["pending", "launched", "initiated", "failed"].includes(l.status) && roleAllows(session.user.role, "staff");
-  return html`<tr><td>${l.id}</td><td>${l.status}</td><td>${money(l.amount)}</td><td>${l.description ?? "—"}</td><td>${when(l.expiresAtMs)}</td>
+  return html`<tr><td>${l.id}</td><td>${word(LINK_STATES, l.status)}</td><td>${money(l.amount)}</td><td>${l.description ?? "—"}</td><td>${when(l.expiresAtMs)}</td>
 <td><label for="url-${l.id}">Bağlantı adresi (kopyalamak için seçin)</label><input id="url-${l.id}" readonly value="${url}"></td>
 <td>${cancellable ? html`<form class="inline" method="post" action="/panel/links/${encodeURIComponent(l.id)}/cancel">${csrfField(session)}<button type="submit" class="secondary">İptal et: ${l.id}</button></form>` : "—"}</td></tr>`;
 }
@@ -82,7 +83,10 @@ export function linkPages(deps: Deps): PanelRoute[] {
     const table =
       rows.length === 0
         ? html`<p>Bağlantı yok.</p>`
-        : html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Durum</th><th scope="col">Tutar</th><th scope="col">Açıklama</th><th scope="col">Son geçerlilik</th><th scope="col">Adres</th><th scope="col">İşlem</th></tr></thead><tbody>${rows}</tbody></table>`;
+        : scroll(
+            "Ödeme bağlantıları",
+            html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Durum</th><th scope="col">Tutar</th><th scope="col">Açıklama</th><th scope="col">Son geçerlilik</th><th scope="col">Adres</th><th scope="col">İşlem</th></tr></thead><tbody>${rows}</tbody></table>`,
+          );
     const body = html`${notice}${table}${roleAllows(session.user.role, "staff") && (await createForm(deps, session))}`;
     return panelPage(deps, session, { title: "Ödeme bağlantıları", current: "/panel/links", body, status });
   };

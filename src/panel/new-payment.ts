@@ -10,6 +10,7 @@ import type { PanelRoute } from "./route";
 import { checkedText, parseWith } from "../http/read";
 import { csrfField, panelPage, toResponse } from "./layout";
 import { money, toCount, toKurus } from "./format";
+import { PAYMENT_STATES, plain } from "./words";
 import type { PaymentRow } from "../store/rows-money";
 
 // docs/panel.md: a payment taken in the panel (channel `panel`). Staff types amount, installment,
@@ -25,14 +26,14 @@ async function entryForm(deps: Deps, session: PanelSession): Promise<SafeHtml> {
 <div class="field"><label for="amount">Tutar (TL)</label><input id="amount" name="amount" inputmode="decimal" required></div>
 <div class="field"><label for="installment">Taksit sayısı</label><input id="installment" name="installment" inputmode="numeric" value="1"></div>
 <div class="field"><label for="terminalId">Terminal</label><select id="terminalId" name="terminalId">${terminals.map((t) => html`<option value="${t.id}">${t.id}</option>`)}</select></div>
-<div class="field"><label for="partnerTxCode">partnerTxCode (sipariş kodunuz)</label><input id="partnerTxCode" name="partnerTxCode" required></div>
+<div class="field"><label for="partnerTxCode">Sipariş kodu (API'de partnerTxCode)</label><input id="partnerTxCode" name="partnerTxCode" required></div>
 <div class="field"><label for="description">Açıklama</label><input id="description" name="description"></div>
 <div class="actions"><button type="submit">Devam: kart bilgileri</button></div>
 </form>`;
 }
 
 function cardForm(deps: Deps, payment: PaymentRow, replay: boolean): SafeHtml {
-  return html`<div class="notice" role="status"><p>${replay ? "Bu partnerTxCode ile aynı ödeme zaten açık; onunla devam ediliyor." : "Ödeme oluşturuldu."} <code>${payment.code}</code> · ${money(payment.amount)} · ${payment.installment} taksit</p></div>
+  return html`<div class="notice" role="status"><p>${replay ? "Bu sipariş koduyla aynı ödeme zaten açık; onunla devam ediliyor." : "Ödeme oluşturuldu."} <code>${payment.code}</code> · ${money(payment.amount)} · ${payment.installment} taksit</p></div>
 <form method="post" action="${handoffUrlOf(deps.config.baseUrl)}">
 <input type="hidden" name="paymentRef" value="${payment.paymentRef}">
 <div class="field"><label for="pan">Kart numarası</label><input id="pan" name="pan" inputmode="numeric" autocomplete="off" required></div>
@@ -102,7 +103,8 @@ export function newPaymentResultPage(deps: Deps): PageRoute {
       const code = event.url.searchParams.get("paymentCode") ?? "";
       const status = event.url.searchParams.get("status") ?? "";
       if (!/^pay_[0-9a-z]{20}$/.test(code)) fail("validation_error", "paymentCode: not a payment code");
-      const body = html`<h1>Ödeme sonucu: <span id="payment-status">${status}</span></h1>
+      const body = html`<h1>Ödeme sonucu: <span id="payment-status">${plain(PAYMENT_STATES, status)}</span></h1>
+<p class="muted">Durum kodu: <code id="payment-status-code">${status}</code></p>
 <p><a href="/panel/payments/${code}">Ödemeyi aç (${code})</a></p>`;
       return toResponse(deps, "Ödeme sonucu", body, 200);
     },

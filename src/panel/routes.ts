@@ -6,6 +6,7 @@ import { linkPages } from "./links";
 import { loginPages } from "./login";
 import { newPaymentPages, newPaymentResultPage } from "./new-payment";
 import { paymentPages } from "./payments";
+import { paymentsCsvPage } from "./payments-csv";
 import { payoutPages } from "./payouts";
 import { toPageRoute } from "./route";
 import { webhookPages } from "./webhooks";
@@ -15,6 +16,7 @@ export function panelRoutes(deps: Deps): PageRoute[] {
   const pages = [
     ...accountPages(deps),
     ...paymentPages(deps),
+    paymentsCsvPage(deps),
     ...newPaymentPages(deps),
     ...linkPages(deps),
     ...payoutPages(deps),

@@ -13,7 +13,9 @@ import { fail } from "../errors";
 import { html, type SafeHtml } from "../html";
 import { routeParams } from "../http/endpoint";
 import type { PanelRoute } from "./route";
-import { csrfField, panelPage, seeOther } from "./layout";
+import { csrfField, panelPage, scroll, seeOther } from "./layout";
+import { when } from "./format";
+import { DELIVERY_OUTCOMES, DELIVERY_STATES, EVENT_TYPES, word } from "./words";
 
 // docs/panel.md; docs/contract.md, Webhooks: the partner's webhook deliveries with every attempt; an admin resends
 // a settled one (same id and body, docs/contract.md, Signature) or sends `webhook.test`. The operator CLI calls
@@ -39,32 +41,35 @@ async function ownDelivery(deps: Deps, session: PanelSession, id: string): Promi
 async function listBody(deps: Deps, session: PanelSession): Promise<SafeHtml> {
   const rows = (await listDeliveries(deps.store.q, { partnerId: session.user.partnerId })).map(
     (d) =>
-      html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.type}</td><td>${d.status}</td><td>${d.attempts}</td><td>${d.occurredAt}</td></tr>`,
+      html`<tr><td><a href="/panel/webhooks/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${word(EVENT_TYPES, d.type)}</td><td>${word(DELIVERY_STATES, d.status)}</td><td>${d.attempts}</td><td>${when(Date.parse(d.occurredAt))}</td></tr>`,
   );
   const send =
     roleAllows(session.user.role, "admin") &&
-    html`<form method="post" action="/panel/webhooks/test">${csrfField(session)}<div class="actions"><button type="submit">webhook.test gönder</button></div></form>`;
+    html`<form method="post" action="/panel/webhooks/test">${csrfField(session)}<div class="actions"><button type="submit">Deneme bildirimi gönder</button></div></form>`;
   const table =
     rows.length === 0
       ? html`<p>Gönderim yok.</p>`
-      : html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Tür</th><th scope="col">Durum</th><th scope="col">Deneme</th><th scope="col">Olay zamanı</th></tr></thead><tbody>${rows}</tbody></table>`;
+      : scroll(
+          "Webhook gönderimleri",
+          html`<table><thead><tr><th scope="col">Kimlik</th><th scope="col">Tür</th><th scope="col">Durum</th><th scope="col">Deneme</th><th scope="col">Olay zamanı</th></tr></thead><tbody>${rows}</tbody></table>`,
+        );
   return html`${send}${table}`;
 }
 
 function detailBody(session: PanelSession, d: DeliveryDetail): SafeHtml {
   const attempts = d.history.map(
     (a) =>
-      html`<tr><td>${a.n}</td><td>${a.startedAt}</td><td>${a.outcome}</td><td>${a.httpStatus ?? "—"}</td><td>${a.latencyMs ?? "—"}</td><td>${a.error ?? "—"}</td></tr>`,
+      html`<tr><td>${a.n}</td><td>${when(Date.parse(a.startedAt))}</td><td>${word(DELIVERY_OUTCOMES, a.outcome)}</td><td>${a.httpStatus ?? "—"}</td><td>${a.latencyMs ?? "—"}</td><td>${a.error === null ? "—" : html`<code>${a.error}</code>`}</td></tr>`,
   );
   const resend =
     roleAllows(session.user.role, "admin") &&
     d.status !== "pending" &&
     html`<form method="post" action="/panel/webhooks/${encodeURIComponent(d.id)}/resend">${csrfField(session)}<div class="actions"><button type="submit">Yeniden gönder</button></div></form>`;
-  return html`<dl><dt>Tür</dt><dd>${d.type}</dd><dt>Durum</dt><dd id="delivery-status">${d.status}</dd><dt>Sonraki deneme</dt><dd>${d.nextAttemptAt ?? "—"}</dd></dl>
+  return html`<dl><dt>Tür</dt><dd>${word(EVENT_TYPES, d.type)} <code>${d.type}</code></dd><dt>Durum</dt><dd id="delivery-status">${word(DELIVERY_STATES, d.status)}</dd><dt>Sonraki deneme</dt><dd>${d.nextAttemptAt === null ? "—" : when(Date.parse(d.nextAttemptAt))}</dd></dl>
 <h2>Denemeler</h2>
-${attempts.length === 0 ? html`<p>Henüz deneme yok.</p>` : html`<table><thead><tr><th scope="col">#</th><th scope="col">Zaman</th><th scope="col">Sonuç</th><th scope="col">HTTP</th><th scope="col">Süre (ms)</th><th scope="col">Hata</th></tr></thead><tbody>${attempts}</tbody></table>`}
+${attempts.length === 0 ? html`<p>Henüz deneme yok.</p>` : scroll("Denemeler", html`<table><thead><tr><th scope="col">#</th><th scope="col">Zaman</th><th scope="col">Sonuç</th><th scope="col">HTTP</th><th scope="col">Süre (ms)</th><th scope="col">Hata</th></tr></thead><tbody>${attempts}</tbody></table>`)}
 ${resend}
-<h2>Gövde</h2><pre><code>${d.body}</code></pre>`;
+<h2>Gövde</h2><pre tabindex="0" aria-label="Gönderilen gövde"><code>${d.body}</code></pre>`;
 }
 
 export function webhookPages(deps: Deps): PanelRoute[] {

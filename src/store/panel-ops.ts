@@ -1,5 +1,6 @@
 import type { AuditRow, LoginFailureRow, PanelSessionRow, PanelUserRow } from "./rows";
-import type { PaymentPageFilter, PaymentSummaryRow } from "./rows-money";
+import type { PaymentSummaryRow } from "./rows-money";
+import type { PanelDashboardOps, PanelPaymentFilter } from "./panel-dashboard-ops";
 
 // The store interface's operations for the merchant panel: users, sessions, login failures, the
 // audit log and the panel's listings (store.ts).
@@ -45,9 +46,9 @@ export interface PanelAuditOps {
   page(partnerId: string, beforeSeq: number | null, limit: number): Promise<AuditRow[]>;
 }
 
-export interface PanelOps {
+export interface PanelOps extends PanelDashboardOps {
   /** Newest first, keyset-paged: page N costs what page 1 does. */
-  payments(f: PaymentPageFilter): Promise<PaymentSummaryRow[]>;
+  payments(f: PanelPaymentFilter): Promise<PaymentSummaryRow[]>;
   /**
    * Captures in [fromMs, toMs). A payment is captured within its lifetime of creation, so the
    * created_at bound (a day earlier) keeps the read inside the partner's index range.

@@ -56,7 +56,8 @@ describe("product 18 panel payments: partner-scoped, same rules as the API", () 
     const detail = await c.get(`/panel/payments/${code}`);
     expect(detail.status).toBe(200);
     expect(detail.text).toContain("ORDER-77");
-    expect(detail.text).toMatch(/<td>att-[0-9a-z]{20}<\/td><td>captured<\/td>/);
+    // The attempt's state in Turkish, its API name in the title (docs/panel.md, Words).
+    expect(detail.text).toMatch(/<td>att-[0-9a-z]{20}<\/td><td><span title="captured">Tahsil edildi<\/span><\/td>/);
     expect(detail.text).not.toContain("İade et</button>");
   });
 

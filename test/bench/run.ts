@@ -126,6 +126,14 @@ const SQLITE_ROWS: Row[] = [
   },
   { id: "webhooks", label: "webhook deliveries", against: "naive", kind: "rps", kasa: true, run: s.webhookDeliveries },
   {
+    id: "panel-dashboard",
+    label: "panel dashboard on a year of payments (one at a time)",
+    against: "http",
+    kind: "rps",
+    kasa: true,
+    run: s.panelDashboard,
+  },
+  {
     id: "startup",
     label: "start-up with pending timers (s)",
     against: "scan",
@@ -320,6 +328,14 @@ function routerVerdict(results: Record<string, Result>): string[] {
   return ["", `router of 3 members vs a plain terminal (bound 0.90x): ${parts.join("; ")}`];
 }
 
+/** docs/panel.md, Dashboard: a partner's dashboard answers in under 300 ms, its slowest request included. */
+function dashboardVerdict(results: Record<string, Result>, sizes: s.Sizes): string[] {
+  const r = results["panel-dashboard"];
+  if (r?.p99Ms === undefined) return [];
+  const verdict = r.p99Ms < 300 ? "ok" : "MISS";
+  return ["", `panel dashboard on ${fmt(sizes.payments)} payments: p99 ${fmt(r.p99Ms, 1)} ms (bound 300 ms) ${verdict}`];
+}
+
 type PgInfo = { version: string; fsync: string; synchronousCommit: string };
 
 /** Each PostgreSQL figure beside its SQLite twin's, from this run; the rows left on SQLite say so. */
@@ -398,7 +414,7 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
   const measured = await measure(selected, ctx, base, quiet);
   const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
   const { results, baseResults } = measured;
-  const lines = [...mainTable(results), ...routerVerdict(results), ...openLoopVerdict(results)];
+  const lines = [...mainTable(results), ...routerVerdict(results), ...openLoopVerdict(results), ...dashboardVerdict(results, o.sizes)];
   let comparison: ReturnType<typeof compare> | null = null;
   if (base === null) {
     lines.push("", `vs base: not compared (${o.smoke ? "a --smoke pass compares only with --base REF" : "--base none"})`);

@@ -4,6 +4,7 @@ import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
 import { openLoop } from "./open-loop";
 import { BENCH_KEY, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
+import { PANEL_EMAIL, PANEL_PASSWORD } from "./seed-panel";
 import { HOST, cpuSeconds, rssMiB, settled, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
 // kasa's scenarios: each starts `ctx.binary serve` on a database seeded for it, with every rate
@@ -263,6 +264,43 @@ export async function startupWithTimers(ctx: RunContext): Promise<{ figure: Figu
   const k = await startKasa(ctx, db);
   try {
     return { figure: { seconds: k.startMs / 1000, mib: rssMiB(k.proc.pid) }, db };
+  } finally {
+    await k.proc.stop();
+  }
+}
+
+/**
+ * Issue 38: the merchant panel's dashboard on a partner with a year of payments (`sizes.payments`,
+ * a million in a full run), as a logged-in viewer opens it: one request at a time, each timed. The
+ * figure's p99 is the slowest of them; the bound is 300 ms.
+ */
+export async function panelDashboard(ctx: RunContext): Promise<Figure> {
+  const k = await startKasa(ctx, await database(ctx, { panelYear: ctx.sizes.payments }));
+  try {
+    const login = await fetch(`${k.base}/panel/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: PANEL_EMAIL, password: PANEL_PASSWORD }).toString(),
+      redirect: "manual",
+    });
+    const cookie = login.headers.get("set-cookie")?.split(";")[0];
+    if (login.status !== 303 || !cookie) throw new Error(`panel login: ${login.status} ${await login.text()}`);
+    const open = async (): Promise<number> => {
+      const t0 = performance.now();
+      const res = await fetch(`${k.base}/panel/`, { headers: { cookie } });
+      const body = await res.text();
+      if (res.status !== 200 || !body.includes('id="success-rate"')) throw new Error(`dashboard: ${res.status} ${body.slice(0, 300)}`);
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < 3; i++) await open();
+    const cpu0 = cpuSeconds(k.proc.pid);
+    const times: number[] = [];
+    const until = performance.now() + ctx.sizes.seconds * 1000;
+    while (times.length < 20 || performance.now() < until) times.push(await open());
+    const total = times.reduce((a, b) => a + b, 0);
+    times.sort((a, b) => a - b);
+    const p99Ms = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!;
+    return { rps: (times.length * 1000) / total, p99Ms, cpuUsPerOp: ((cpuSeconds(k.proc.pid) - cpu0) * 1e6) / times.length };
   } finally {
     await k.proc.stop();
   }

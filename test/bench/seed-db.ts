@@ -9,6 +9,7 @@ import { createService } from "../../src/compose";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
+import { seedPanelUser, seedPanelYear } from "./seed-panel";
 import { freshDatabase } from "../support/pg-cluster";
 
 // The databases the benchmarks start kasa on, written through kasa's own store operations before
@@ -32,6 +33,8 @@ export type BenchSeed = {
   /** Webhook deliveries due now, to `webhookUrl`. */
   deliveries?: number;
   webhookUrl?: string;
+  /** Payments over the last year, each with its card attempt, and a panel user (issue 38's dashboard). */
+  panelYear?: number;
 };
 
 function seedFile(webhookUrl: string | null): SeedFile {
@@ -175,9 +178,14 @@ export async function seedDb(dir: string, name: string, nowMs: number, s: BenchS
       createdAtMs,
     );
   });
+  if (s.panelYear !== undefined) await seedPanelYear(store, nowMs, s.panelYear, PARTNER, [TERMINAL, "T-1002"]);
   // A server that ran all month ran its day ends too: run them here, so the measured server starts
   // with nothing to catch up (a first start would settle the whole month inside the measurement).
-  if ((s.payments ?? 0) > 0) await runDueDayEnds((await quietRuntime(store, nowMs)).deps);
+  if ((s.payments ?? 0) > 0 || s.panelYear !== undefined) {
+    const { deps } = await quietRuntime(store, nowMs);
+    await runDueDayEnds(deps);
+    if (s.panelYear !== undefined) await seedPanelUser(deps, PARTNER);
+  }
   await inUnits(
     store,
     s.deliveries ?? 0,

@@ -204,7 +204,7 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     await page.goto(`${kasa.baseUrl}/panel/new-payment`);
     await checkPage("new-payment");
     await page.getByLabel("Tutar (TL)").fill("75,50");
-    await page.getByLabel(/^partnerTxCode/).fill("PANEL-TEL-1");
+    await page.getByLabel(/^Sipariş kodu/).fill("PANEL-TEL-1");
     await page.getByRole("button", { name: "Devam: kart bilgileri" }).click();
     await checkPage("card-form");
     await page.getByLabel("Kart numarası").fill("4000001100000009");
@@ -216,12 +216,15 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
     await page.locator("#otp").fill("123456");
     await page.getByRole("button", { name: "Onayla" }).click();
     await page.waitForURL(/\/panel\/new-payment\/done\?/);
-    expect(await page.locator("#payment-status").innerText()).toBe("captured");
+    // Turkish for the merchant, the API's state for the developer (docs/panel.md, Words).
+    expect(await page.locator("#payment-status").innerText()).toBe("Tahsil edildi");
+    expect(await page.locator("#payment-status-code").innerText()).toBe("captured");
     await checkPage("payment-done");
     await page.getByRole("link", { name: /Ödemeyi aç/ }).click();
     const shown = await page.locator("main").innerText();
     expect(shown).toContain("PANEL-TEL-1");
-    expect(shown).toContain("panel");
+    expect(shown).toContain("Panel");
+    expect(await page.locator('main [title="panel"]').innerText()).toBe("Panel");
     expect(shown).toContain("75,50 TL");
   });
 
@@ -252,11 +255,12 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
       // Every delivery fails until the receiver is reset (older ones, if due, fail with it).
       receiver.script(...Array.from({ length: 20 }, () => ({ status: 410 })));
       await page.goto(`${kasa.baseUrl}/panel/webhooks`);
-      await page.getByRole("button", { name: "webhook.test gönder" }).click();
+      await page.getByRole("button", { name: "Deneme bildirimi gönder" }).click();
       const failedId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
       await deps.timers.runDue();
       await page.reload();
-      expect(await page.locator("#delivery-status").innerText()).toBe("failed");
+      expect(await page.locator("#delivery-status").innerText()).toBe("İletilemedi");
+      expect(await page.locator("#delivery-status span").getAttribute("title")).toBe("failed");
       await checkPage("webhook-failed");
       receiver.reset();
       // The resend answers 303 to the delivery's page: wait for that page (the request the redirect
@@ -267,10 +271,11 @@ describe.runIf(chromium.ok)("issue 19 / product 18 merchant panel in headless Ch
       await page.waitForLoadState("load");
       await deps.timers.runDue();
       await page.reload();
-      expect(await page.locator("#delivery-status").innerText()).toBe("delivered");
+      expect(await page.locator("#delivery-status").innerText()).toBe("İletildi");
+      expect(await page.locator("#delivery-status span").getAttribute("title")).toBe("delivered");
       await page.goto(`${kasa.baseUrl}/panel/webhooks`);
       await checkPage("webhooks");
-      await page.getByRole("button", { name: "webhook.test gönder" }).click();
+      await page.getByRole("button", { name: "Deneme bildirimi gönder" }).click();
       const testId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
       await deps.timers.runDue();
       const got = (id: string) => receiver.deliveries.filter((d) => d.headers["x-service-delivery-id"] === id);

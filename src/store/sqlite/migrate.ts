@@ -5,9 +5,9 @@ import type { Db } from "./db-types";
 /**
  * Bump when schema.sql changes; every statement there is idempotent (IF NOT EXISTS). Version 9
  * adds routing's columns (below) and the reconcile_* tables (issue 36: new tables, which
- * schema.sql creates).
+ * schema.sql creates); version 10 the panel dashboard's indexes (issue 38).
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** Connection settings every opener shares: durability first (FULL), then concurrency (WAL). */
 export function configure(db: Db, { memory }: { memory: boolean }): void {
@@ -45,6 +45,7 @@ export function migrate(db: Db): void {
       addColumnIfMissing(db, "terminals", "routing", "TEXT");
       addColumnIfMissing(db, "payment_attempts", "route", "TEXT");
     }
+    // Version 10 added the panel dashboard's indexes (docs/panel.md, Dashboard): schema.sql makes them.
     db.exec(schemaSql);
     if (routeAttempts) {
       db.exec(`UPDATE payment_attempts SET

@@ -1,14 +1,17 @@
 import type { Db, SqlValue } from "./db-types";
 import { PAYMENT_SUMMARY } from "./operator-sql";
-import type { PaymentPageFilter, PaymentSummaryRow } from "../rows-money";
+import type { PaymentSummaryRow } from "../rows-money";
+import type { PanelPaymentFilter } from "../panel-dashboard-ops";
+import { attemptTerms, panelDashboardSql } from "./panel-dashboard-sql";
 
 // The merchant panel's partner-scoped reads (docs/panel.md). Every query starts from the partner's
 // own index range (payments_by_partner), so a listing never scans other partners' rows.
 
 export function panelSql(db: Db) {
   return {
+    ...panelDashboardSql(db),
     /** Newest first, keyset-paged: page N costs what page 1 does. */
-    payments(f: PaymentPageFilter): PaymentSummaryRow[] {
+    payments(f: PanelPaymentFilter): PaymentSummaryRow[] {
       const terms = ["partner_id = ?"];
       const params: SqlValue[] = [f.partnerId];
       const add = (sql: string, ...values: SqlValue[]) => {
@@ -20,8 +23,9 @@ export function panelSql(db: Db) {
       if (f.fromMs !== null) add("created_at_ms >= ?", f.fromMs);
       if (f.toMs !== null) add("created_at_ms < ?", f.toMs);
       if (f.search !== null) add("(code = ? OR partner_tx_code = ?)", f.search, f.search);
+      attemptTerms(f, add);
       return db
-        .prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments WHERE ${terms.join(" AND ")} ORDER BY created_at_ms DESC, code DESC LIMIT ?`)
+        .prepare(`SELECT ${PAYMENT_SUMMARY} FROM payments p WHERE ${terms.join(" AND ")} ORDER BY created_at_ms DESC, code DESC LIMIT ?`)
         .all<PaymentSummaryRow>(...params, f.limit);
     },
     /**
