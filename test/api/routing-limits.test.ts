@@ -128,3 +128,17 @@ describe("product 25: the panel's payment page shows each attempt's bank and rul
     expect(page.text).toMatch(/<td>Demo Bank B<\/td><td>world-to-b<\/td>/);
   });
 });
+
+describe("product 25: a link on a router answers from the member routing would choose, and pays there", () => {
+  it("a world card in 3 installments: the option and the charge are T-B's (on-us)", async () => {
+    h = await harness({ config: { mode: "sandbox" }, seed: routingSeed({ routing: { onUsInstallments: true } }) });
+    const link = await h.post("/v1/payment-links", { terminalId: "T-R", amount: 10_000 });
+    expect(link.status, link.text).toBe(201);
+    const paid = await h.post(`/sandbox/payment-links/${link.json.id}/simulate`, { card: CARDS.world, installment: 3 });
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.json).toMatchObject({ outcome: "captured", appliedRateBps: 420, cardBank: "Demo Bank B" });
+    expect((await paymentRow(h, paid.json.paymentCode)).terminalId).toBe("T-R");
+    const [attempt] = await attemptsOf(h, paid.json.paymentCode);
+    expect(attempt).toMatchObject({ terminalId: "T-B", route: { skipped: [{ terminalId: "T-A", reason: "not_on_us" }] } });
+  });
+});
