@@ -51,7 +51,7 @@ export type RefundDecision = { method: RefundMethod; amount: number };
 /** docs/contract.md#refunds's method table and the refusals of steps 5-9 above, in that order. */
 export function decideRefund(endpoint: RefundEndpoint, f: RefundFacts): RefundDecision {
   if (!(REFUNDABLE_STATUSES as readonly PaymentStatus[]).includes(f.status)) {
-    fail("payment_not_refundable", `payment: a ${f.status} payment has nothing to refund`);
+    fail("payment_not_refundable", `payment: its status is ${f.status}, which has nothing to refund`);
   }
   if (f.count >= REFUNDS_PER_PAYMENT_MAX) fail("payment_not_refundable", `payment: at most ${REFUNDS_PER_PAYMENT_MAX} refunds per payment`);
   if (f.pending > 0) fail("refund_in_progress", "payment: a refund of this payment is pending");
