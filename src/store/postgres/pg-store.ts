@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import type postgres from "postgres";
 import { wallNowMs } from "../../clock";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
-import type { OpenOptions, Store, Unit } from "../store";
+import type { OpenOptions, Repos, Store, Unit } from "../store";
 import { connectPg, type Pg } from "./pg";
 import { invariantFindingsPg } from "./maintenance-pg";
+import { pgCatalogCache, type PgCatalogCache } from "./catalog-cache-pg";
 import { createPgRepos } from "./pg-repos";
 import schemaSql from "./schema.sql" with { type: "text" };
 
@@ -85,15 +86,32 @@ const isRerunnable = (error: unknown) => {
   return code === UNIQUE_VIOLATION || code === DEADLOCK;
 };
 
+/** `store.q` with the catalog reads of every request served from memory (catalog-cache-pg.ts). */
+function cachedRepos(sql: postgres.Sql, box: SecretBox, cache: PgCatalogCache): Repos {
+  const repos = createPgRepos(sql, box);
+  return {
+    ...repos,
+    partners: { ...repos.partners, get: cache.memo(repos.partners.get) },
+    apiKeys: { ...repos.apiKeys, byHash: cache.memo(repos.apiKeys.byHash) },
+    catalog: {
+      ...repos.catalog,
+      psp: cache.memo(repos.catalog.psp),
+      connection: cache.memo(repos.catalog.connection),
+      terminal: cache.memo(repos.catalog.terminal),
+    },
+  };
+}
+
 function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const stats = { batches: 0, units: 0 };
+  const cache = pgCatalogCache(sql);
   let observer: ((units: number, ms: number) => void) | undefined;
   let closed = false;
   const inTransaction = <T>(unit: Unit<T>, seal: SecretBox) => sql.begin((tx) => unit(createPgRepos(tx as Pg, seal))) as Promise<T>;
   return {
     kind: "postgres",
     shared: true,
-    q: createPgRepos(sql, box),
+    q: cachedRepos(sql, box, cache),
     stats,
     observeBatches(o) {
       observer = o;
@@ -108,6 +126,9 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
         if (!isRerunnable(error)) throw error;
         // docs/postgresql.md: run once more, now that the other transaction has committed or let go.
         value = await inTransaction(unit, box);
+      } finally {
+        // This instance's own change is seen by its next read, before any notification comes.
+        cache.invalidate();
       }
       stats.batches += 1;
       stats.units += 1;

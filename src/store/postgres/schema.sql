@@ -384,9 +384,13 @@ CREATE TABLE IF NOT EXISTS catalog_version (
   version bigint NOT NULL
 );
 INSERT INTO catalog_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+-- The NOTIFY reaches every instance LISTENing on `kasa_catalog` once the change commits (one per
+-- transaction: PostgreSQL folds identical notifications), so each empties its catalog cache
+-- (postgres/catalog-cache-pg.ts).
 CREATE OR REPLACE FUNCTION kasa_bump_catalog_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE catalog_version SET version = version + 1 WHERE id = 1;
+  PERFORM pg_notify('kasa_catalog', '');
   RETURN NULL;
 END $$;
 CREATE OR REPLACE TRIGGER psps_catalog_insert AFTER INSERT ON psps FOR EACH ROW EXECUTE FUNCTION kasa_bump_catalog_version();
