@@ -105,6 +105,17 @@ const SQLITE_ROWS: Row[] = [
     run: (c) => s.createOpenLoop(c, Math.max(50, Math.round((openLoopRate.closedLoopRps ?? 1000) / 2))),
   },
   {
+    // Issue 37: the same creates spread over 8 connections; on PostgreSQL its twin shows what
+    // the one connection's limit rows cost (pg-create-payment over pg-create-payment-8).
+    id: "create-payment-8",
+    label: "create payment spread over 8 connections",
+    against: "create",
+    kasa: true,
+    kind: "rps",
+    smoke: false,
+    run: (c) => s.createSpread(c),
+  },
+  {
     id: "create-payment-router",
     label: "create payment on a router of 3 members",
     against: "create",
@@ -161,6 +172,7 @@ const SQLITE_ROWS: Row[] = [
  * payments, pending timers); copying such a seed into PostgreSQL on every run was not tried.
  */
 const ON_POSTGRES = new Set([
+  "create-payment-8",
   "list-links",
   "get-link",
   "installment-options",
@@ -317,6 +329,18 @@ function openLoopVerdict(results: Record<string, Result>): string[] {
   ];
 }
 
+/** Issue 37: PostgreSQL creates on one connection against the same spread over eight (target ≥ 0.8x). */
+function spreadVerdict(results: Record<string, Result>): string[] {
+  const one = results["pg-create-payment"]?.rps;
+  const eight = results["pg-create-payment-8"]?.rps;
+  if (one === undefined || !eight) return [];
+  const ratio = one / eight;
+  return [
+    "",
+    `PostgreSQL create on 1 connection over 8 connections: ${fmt(ratio, 2)}x (target ≥ 0.80x): ${ratio >= 0.8 ? "met" : "MISSED"}`,
+  ];
+}
+
 /** docs/routing.md: a router of 3 members costs at most 10% of a plain terminal's rate. */
 function routerVerdict(results: Record<string, Result>): string[] {
   const rows = ["create-payment-router", "full-flows-router"].filter((id) => results[id]?.ratio !== undefined);
@@ -414,7 +438,13 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
   const measured = await measure(selected, ctx, base, quiet);
   const remeasured = base === null ? [] : await remeasureMisses(selected, ctx, base, quiet, measured);
   const { results, baseResults } = measured;
-  const lines = [...mainTable(results), ...routerVerdict(results), ...openLoopVerdict(results), ...dashboardVerdict(results, o.sizes)];
+  const lines = [
+    ...mainTable(results),
+    ...routerVerdict(results),
+    ...openLoopVerdict(results),
+    ...spreadVerdict(results),
+    ...dashboardVerdict(results, o.sizes),
+  ];
   let comparison: ReturnType<typeof compare> | null = null;
   if (base === null) {
     lines.push("", `vs base: not compared (${o.smoke ? "a --smoke pass compares only with --base REF" : "--base none"})`);

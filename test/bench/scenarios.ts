@@ -3,7 +3,7 @@ import { freePort } from "../support/free-port";
 import { formClient } from "../../src/http/sandbox/form-client";
 import type { Figure } from "./ceilings";
 import { openLoop } from "./open-loop";
-import { BENCH_KEY, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
+import { BENCH_KEY, SPREAD, TERMINAL, postgresCopy, seedDb, seededCopy, type BenchSeed } from "./seed-db";
 import { PANEL_EMAIL, PANEL_PASSWORD } from "./seed-panel";
 import { HOST, cpuSeconds, rssMiB, settled, sleep, startProcess, waitForAnswer, wrk, wrkScript, type Proc } from "./tools";
 
@@ -136,6 +136,22 @@ export async function createOpenLoop(ctx: RunContext, rate: number): Promise<Fig
     await k.proc.stop();
   }
 }
+
+/**
+ * Create payment spread over the eight terminals of SPREAD, each on its own connection (issue
+ * 37: on PostgreSQL, creates on one connection wait for each other's limit rows; spread over
+ * eight they need not).
+ */
+export const createSpread = (ctx: RunContext) =>
+  load(ctx, {}, async () => ({
+    path: "/v1/payments",
+    script: wrkScript(
+      "POST",
+      "/v1/payments",
+      BENCH_KEY,
+      `'{"amount":10000,"partnerTxCode":"s-' .. prefix .. '-' .. n .. '","terminalId":"T-100' .. (n % ${SPREAD.length} + 1) .. '","returnUrl":"${RETURN_URL}"}'`,
+    ),
+  }));
 
 export const createReplay = (ctx: RunContext) =>
   load(ctx, {}, async () => ({

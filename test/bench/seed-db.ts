@@ -22,6 +22,8 @@ export const PARTNER = "ptn_bench";
 export const TERMINAL = "T-1001";
 /** A router over T-1001 and two more members, each on a connection of its own (docs/routing.md). */
 export const ROUTER = "T-9001";
+/** Eight terminals, each on a connection of its own (vpos-1..8): creates spread over them. */
+export const SPREAD = [TERMINAL, "T-1002", "T-1003", "T-1004", "T-1005", "T-1006", "T-1007", "T-1008"];
 const ROWS_PER_UNIT = 5_000;
 const DAY_MS = 86_400_000;
 
@@ -40,7 +42,7 @@ export type BenchSeed = {
 function seedFile(webhookUrl: string | null): SeedFile {
   return parseSeed({
     psps: [{ id: "psp-1", active: true }],
-    connections: ["vpos-1", "vpos-2", "vpos-3"].map((id) => ({
+    connections: SPREAD.map((_, i) => `vpos-${i + 1}`).map((id) => ({
       id,
       psp: "psp-1",
       bank: "sim",
@@ -60,7 +62,7 @@ function seedFile(webhookUrl: string | null): SeedFile {
       },
     ],
     terminals: [
-      ...[TERMINAL, "T-1002", "T-1003"].map((id, i) => ({
+      ...SPREAD.map((id, i) => ({
         id,
         partner: PARTNER,
         connection: `vpos-${i + 1}`,
