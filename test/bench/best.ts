@@ -41,6 +41,7 @@ export function compareWithBest(rows: readonly BestRow[], results: Record<string
   const best = readBest(file);
   const table = ["| figure, vs the best ever (test/bench/best.json) | this run | best | this / best | |", "|---|---:|---:|---:|---|"];
   const misses: string[] = [];
+  const missedIds: string[] = [];
   const at = new Date().toISOString();
   const commit = commitOf();
   let changed = false;
@@ -62,7 +63,10 @@ export function compareWithBest(rows: readonly BestRow[], results: Record<string
       continue;
     }
     const miss = worse(unit, value, record_.value);
-    if (miss) misses.push(`${row.label} ${ratio(value, record_.value)} of its best (${record_.commit}, ${record_.at.slice(0, 10)})`);
+    if (miss) {
+      misses.push(`${row.label} ${ratio(value, record_.value)} of its best (${record_.commit}, ${record_.at.slice(0, 10)})`);
+      missedIds.push(row.id);
+    }
     table.push(
       `| ${row.label} | ${fmt(value, unit)} | ${fmt(record_.value, unit)} | ${ratio(value, record_.value)} | ${miss ? "MISS" : "ok"} |`,
     );
@@ -72,7 +76,7 @@ export function compareWithBest(rows: readonly BestRow[], results: Record<string
     misses.length === 0
       ? "vs the best ever: no figure more than 10% worse than its best: PASS"
       : `vs the best ever: ${misses.length} figure(s) more than 10% worse than their best: MISS: ${misses.join("; ")}`;
-  return { table, misses, verdict };
+  return { table, misses, missedIds, verdict };
 }
 
 const fmt = (value: number, unit: Unit) => (unit === "rps" ? `${Math.round(value).toLocaleString("en-US")}/s` : `${value.toFixed(2)} s`);
