@@ -110,6 +110,8 @@ describe("issue 31: unknown provision outcomes are asked about, never re-sent", 
     expect(h.log.lines.join("\n")).not.toContain(APPROVE);
     const dump = JSON.stringify([await h.store.q.attempts.byPayment(p.paymentCode), await paymentRow(h, p.paymentCode)]);
     expect(dump).not.toContain(APPROVE);
-    expect(dump).not.toContain("857");
+    // The CVV as a value of its own: the bank's random references and auth codes may contain the
+    // three digits inside a longer run of digits (1 run in ~70 did: a flake, not card data).
+    expect(dump).not.toMatch(/(?<!\d)857(?!\d)/);
   });
 });
