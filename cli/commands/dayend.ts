@@ -1,12 +1,9 @@
 import { defineCommand } from "citty";
-import { SandboxClock } from "../../src/clock";
 import { istanbulDate } from "../../src/domain/checks/istanbul-time";
-import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { runDueDayEnds, type DayEndReport } from "../../src/domain/settlement/dayend";
-import { createLog } from "../../src/log";
-import { createDeps } from "../../src/compose";
 import { commonArgs, output, table, withStore } from "../context";
 import { tryOrDash } from "../format";
+import { serviceDeps } from "../service-deps";
 import { toPayoutJson } from "./payouts";
 
 // `kasa dayend` (docs/contract.md, Refunds; docs/operating.md, The operator CLI): runs every day end that is due by the database's clock (the
@@ -38,20 +35,7 @@ export const dayendCommand = defineCommand({
   args: { ...commonArgs },
   run: ({ args }) =>
     withStore(args, async ({ store, clock }) => {
-      // The composition root gives the same banks (their secrets live in the database) and outbox
-      // as the server, without building the HTTP app.
-      const deps = await createDeps({
-        store,
-        clock,
-        config: {
-          mode: clock instanceof SandboxClock ? "sandbox" : "serve",
-          baseUrl: "http://localhost",
-          trustProxy: false,
-          allowPrivateWebhooks: false,
-        },
-        log: createLog("dayend"),
-        rateLimiter: createRateLimiter({ limits: "off" }),
-      });
+      const deps = await serviceDeps({ store, clock }, "dayend");
       const reports = await runDueDayEnds(deps);
       output(args, reports.map(toReportJson), () => describe(reports, istanbulDate(clock.nowMs())));
     }),

@@ -1,34 +1,19 @@
 import { defineCommand } from "citty";
-import { SandboxClock } from "../../src/clock";
-import { createDeps } from "../../src/compose";
-import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
 import { CLASSES } from "../../src/domain/reconciliation/classify";
 import { ReconcileUsageError, reconcile, runConnections, runDate } from "../../src/domain/reconciliation/service";
 import { countsOf, needsOperator, type RunJson, toRunJson } from "../../src/domain/reconciliation/view";
-import { createLog } from "../../src/log";
 import type { ReconcileRunRow } from "../../src/store/reconcile-ops";
 import { CliError } from "../cli-error";
 import { type CliContext, commonArgs, output, requireArg, table, withStore } from "../context";
 import { details, istanbulOrDash, section, tryOrDash } from "../format";
+import { serviceDeps } from "../service-deps";
 
 // `kasa reconcile run|list|show` (docs/reconciliation.md): asks each connection's bank what it
 // recorded of a day and compares. `run` exits 1 while a finding needs an operator (anything but a
 // `bank_approved` charge whose reversal the bank approved), 2 on a malformed or future --date.
 // Safe while the server runs: two runs of one connection never overlap (the second waits).
 
-const deps = async ({ store, clock }: CliContext) =>
-  await createDeps({
-    store,
-    clock,
-    config: {
-      mode: clock instanceof SandboxClock ? "sandbox" : "serve",
-      baseUrl: "http://localhost",
-      trustProxy: false,
-      allowPrivateWebhooks: false,
-    },
-    log: createLog("reconcile"),
-    rateLimiter: createRateLimiter({ limits: "off" }),
-  });
+const deps = (ctx: CliContext) => serviceDeps(ctx, "reconcile");
 
 const countsLine = (r: RunJson): string =>
   CLASSES.map((c) => `${c} ${r.counts[c]}`)

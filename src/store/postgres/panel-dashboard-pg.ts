@@ -1,22 +1,12 @@
 import type { PanelDashboardOps, PanelPaymentFilter } from "../panel-dashboard-ops";
+import { ATTEMPT_BANK, ATTEMPT_OUTCOME } from "../sqlite/panel-dashboard-sql";
 import type { Pg } from "./pg";
 
 // The dashboard's figures and the payments list's bank and reason filters on PostgreSQL: the same
 // answers as sqlite/panel-dashboard-sql.ts, one statement each. Sums of bigint are numeric here,
 // cast back to bigint so they read as numbers (pg.ts fails loudly past 2^53).
 
-/** The bank a card attempt went to: its member terminal's `bank`, else the connection it used. */
-const ATTEMPT_BANK = "COALESCE(t.bank, a.connection_id, p.connection_id)";
-
-/** docs/panel.md, How a failure gets its reason (the SQLite twin explains each branch). */
-const ATTEMPT_OUTCOME = `CASE
-  WHEN a.status = 'captured' THEN 'captured'
-  WHEN a.status IN ('starting', 'acs', 'capturing') THEN 'open'
-  WHEN a.status = 'declined' THEN 'declined'
-  WHEN t.routing IS NOT NULL THEN 'limits'
-  WHEN EXISTS (SELECT 1 FROM bank_auths b WHERE b.attempt_id = a.id) THEN 'declined'
-  WHEN p.status = 'expired' THEN 'abandoned'
-  ELSE 'three_d_failed' END`;
+// The bank and outcome of an attempt are the same SQL on both stores: written once, in the SQLite twin.
 
 /** Fragments for the payments list: a card attempt on the bank, or one that failed for the reason. */
 export function attemptFragments(sql: Pg, f: PanelPaymentFilter) {
