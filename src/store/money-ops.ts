@@ -57,6 +57,14 @@ export interface PaymentsOps {
   dueExpiries(nowMs: number, limit: number): Promise<{ code: string; expiresAtMs: number }[]>;
   /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
   connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
+  /**
+   * The same usage, read after locking the connection's row until the unit ends, so units checking
+   * its limits against a new charge run one at a time (docs/postgresql.md: PostgreSQL's SELECT …
+   * FOR UPDATE, then the read, pipelined in one round trip; SQLite's single writer already runs
+   * units one at a time, so there it is the plain read). Taken before the unit writes any payment:
+   * the totals' rows are locked by those writes, after this one.
+   */
+  lockedConnectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /** The same answer summed from the payments themselves, exactly: O(payments in the month). */
   connectionUsageByScan(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /** Recomputes every total from the payments (a database made before the totals existed). */

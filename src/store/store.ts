@@ -146,13 +146,6 @@ export interface CatalogOps {
   terminals(partnerId: string | null): Promise<TerminalRow[]>;
   upsertTerminal(t: Omit<TerminalRow, "routing"> & { routing?: TerminalRow["routing"] }): Promise<void>;
   bin(bin: string): Promise<BinRow | undefined>;
-  /**
-   * Locks the connection's row until the unit ends, so units checking its limit totals (docs/seed.md, Partners, terminals and connections)
-   * against a new charge run one at a time (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE; SQLite's
-   * single writer already runs units one at a time, so there it does nothing). Taken before the
-   * unit writes any payment: the totals' rows are locked by those writes, after this one.
-   */
-  lockConnection(id: string): Promise<void>;
   binCount(): Promise<number>;
   upsertBin(r: BinRow): Promise<void>;
 }

@@ -38,9 +38,8 @@ export async function exceededConnectionLimit(
     return null;
   }
   // docs/postgresql.md: two instances must not both admit the charge that reaches a limit.
-  await q.catalog.lockConnection(connection.id);
   const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
-  const usage = await q.payments.connectionUsage(
+  const usage = await q.payments.lockedConnectionUsage(
     connection.id,
     {
       dayFromMs: startOfIstanbulDayMs(nowMs),

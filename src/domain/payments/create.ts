@@ -87,8 +87,9 @@ async function createInUnit(
 ): Promise<CreateOutcome> {
   const terminal = await ownedTerminal(tx, r.terminalId, partner);
   const target = isRouter(terminal) ? null : await resolveTerminal(tx, terminal.id, partner);
-  await assertAcceptingPayments(tx, partner, nowMs);
-  const holder = await holdingPayment(tx, deps, partner.id, r.partnerTxCode, nowMs);
+  // Both reads go out together (one round trip on PostgreSQL); the refusal still comes first.
+  const [, held] = await Promise.all([assertAcceptingPayments(tx, partner, nowMs), tx.payments.holdingTxCode(partner.id, r.partnerTxCode)]);
+  const holder = held && (await stillHolding(tx, deps, held, nowMs));
   if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
   if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
     fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
@@ -116,7 +117,10 @@ async function createInUnit(
  */
 async function holdingPayment(tx: Repos, deps: Deps, partnerId: string, partnerTxCode: string, nowMs: number): Promise<PaymentRow | null> {
   const holder = await tx.payments.holdingTxCode(partnerId, partnerTxCode);
-  if (!holder) return null;
+  return holder ? await stillHolding(tx, deps, holder, nowMs) : null;
+}
+
+async function stillHolding(tx: Repos, deps: Deps, holder: PaymentRow, nowMs: number): Promise<PaymentRow | null> {
   return isHoldingStatus((await expireIfDue(tx, deps, holder, nowMs)).status) ? holder : null;
 }
 

@@ -21,9 +21,19 @@ export const CATALOG_CHANNEL = "kasa_catalog";
 /** Entries per cached operation; past it the map starts over (a cheap bound, as on SQLite). */
 const MAX_ENTRIES = 10_000;
 
+/** A cached read by one string key. */
+export type Memo<R> = ((key: string) => Promise<R>) & {
+  /**
+   * The same read inside a batch of units (unit-repos-pg.ts): `read` goes through the batch's
+   * transaction; once `bypass()` is true (the transaction may have changed the catalog) the cache
+   * is neither read nor filled, so the batch sees its own changes.
+   */
+  through(read: (key: string) => Promise<R>, bypass: () => boolean): (key: string) => Promise<R>;
+};
+
 export type PgCatalogCache = {
-  memo<R>(read: (key: string) => Promise<R>): (key: string) => Promise<R>;
-  /** Empties every cached read (a local write unit committed, or a notification came). */
+  memo<R>(read: (key: string) => Promise<R>): Memo<R>;
+  /** Empties every cached read (a local batch changed the catalog, or a notification came). */
   invalidate(): void;
 };
 
@@ -52,22 +62,27 @@ export function pgCatalogCache(sql: postgres.Sql): PgCatalogCache {
         listening = "no";
       });
   };
+  const cachedRead = async <R>(map: Map<string, R>, key: string, read: (key: string) => Promise<R>, bypass: () => boolean): Promise<R> => {
+    listen();
+    if (listening === "yes" && !bypass() && map.has(key)) return map.get(key) as R;
+    const startedAt = generation;
+    const value = await read(key);
+    if (listening === "yes" && startedAt === generation && !bypass()) {
+      if (map.size >= MAX_ENTRIES) map.clear();
+      map.set(key, typeof value === "object" && value !== null ? (Object.freeze(value) as R) : value);
+    }
+    return value;
+  };
+  const never = () => false;
   return {
     invalidate,
-    memo<R>(read: (key: string) => Promise<R>) {
+    memo<R>(read: (key: string) => Promise<R>): Memo<R> {
       const map = new Map<string, R>();
       maps.push(map as Map<string, unknown>);
-      return async (key: string): Promise<R> => {
-        listen();
-        if (listening === "yes" && map.has(key)) return map.get(key) as R;
-        const startedAt = generation;
-        const value = await read(key);
-        if (listening === "yes" && startedAt === generation) {
-          if (map.size >= MAX_ENTRIES) map.clear();
-          map.set(key, typeof value === "object" && value !== null ? (Object.freeze(value) as R) : value);
-        }
-        return value;
-      };
+      const cached = (key: string) => cachedRead(map, key, read, never);
+      return Object.assign(cached, {
+        through: (inBatch: (key: string) => Promise<R>, bypass: () => boolean) => (key: string) => cachedRead(map, key, inBatch, bypass),
+      });
     },
   };
 }

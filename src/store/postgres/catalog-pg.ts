@@ -44,9 +44,6 @@ export function catalogPg(sql: Pg, box: SecretBox = secretBox(null)): CatalogOps
     }) as ConnectionRow;
   return {
     psp: async (id) => (await sql<PspRow[]>`SELECT id, active FROM psps WHERE id = ${id}`)[0],
-    async lockConnection(id) {
-      await sql`SELECT 1 FROM connections WHERE id = ${id} FOR UPDATE`;
-    },
     async upsertPsp(p) {
       await sql`INSERT INTO psps (id, active) VALUES (${p.id}, ${p.active}) ON CONFLICT (id) DO UPDATE SET active = excluded.active`;
     },

@@ -59,26 +59,41 @@ async function readUsage(sql: Pg, c: string, w: UsageWindows, exceptCode: string
   return rows[0]!;
 }
 
+/** The windows' totals with the excluded payment taken out, capped as on SQLite. */
+function usageOf(t: UsageText, w: UsageWindows): ConnectionUsage {
+  const usage: ConnectionUsage = {
+    day: BigInt(t.day),
+    week: BigInt(t.week),
+    month: BigInt(t.month),
+    window: BigInt(t.partial) + BigInt(t.seconds) + BigInt(t.minutes) + BigInt(t.hours) + BigInt(t.days),
+  };
+  if (t.ownAmount === null || t.ownCreatedAtMs === null) return cappedUsage(usage);
+  const own = { amount: BigInt(t.ownAmount), createdAtMs: t.ownCreatedAtMs };
+  const less = (used: bigint, counted: boolean): bigint => (counted ? used - own.amount : used);
+  return cappedUsage({
+    day: less(usage.day, own.createdAtMs >= w.dayFromMs),
+    week: less(usage.week, own.createdAtMs >= w.weekFromMs),
+    month: less(usage.month, own.createdAtMs >= w.monthFromMs),
+    window: less(usage.window, own.createdAtMs > w.windowAfterMs),
+  });
+}
+
 export function connectionUsagePg(sql: Pg) {
   return {
     /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
     async connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
-      const t = await readUsage(sql, connectionId, w, exceptCode);
-      const usage: ConnectionUsage = {
-        day: BigInt(t.day),
-        week: BigInt(t.week),
-        month: BigInt(t.month),
-        window: BigInt(t.partial) + BigInt(t.seconds) + BigInt(t.minutes) + BigInt(t.hours) + BigInt(t.days),
-      };
-      if (t.ownAmount === null || t.ownCreatedAtMs === null) return cappedUsage(usage);
-      const own = { amount: BigInt(t.ownAmount), createdAtMs: t.ownCreatedAtMs };
-      const less = (used: bigint, counted: boolean): bigint => (counted ? used - own.amount : used);
-      return cappedUsage({
-        day: less(usage.day, own.createdAtMs >= w.dayFromMs),
-        week: less(usage.week, own.createdAtMs >= w.weekFromMs),
-        month: less(usage.month, own.createdAtMs >= w.monthFromMs),
-        window: less(usage.window, own.createdAtMs > w.windowAfterMs),
-      });
+      return usageOf(await readUsage(sql, connectionId, w, exceptCode), w);
+    },
+    /**
+     * The lock and the read go out together, in this order, on the unit's connection (postgres.js
+     * sends a query in the order its execution was asked for), and PostgreSQL runs them in turn: one
+     * round trip, and the read, whose snapshot is taken when it starts, runs only once the lock is
+     * held, so it sees every usage committed before it.
+     */
+    async lockedConnectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
+      const lock = sql`SELECT 1 FROM connections WHERE id = ${connectionId} FOR UPDATE`.execute();
+      const [, t] = await Promise.all([lock, readUsage(sql, connectionId, w, exceptCode)]);
+      return usageOf(t, w);
     },
     /** The same answer summed from the payments themselves, exactly: O(payments in the month). */
     async connectionUsageByScan(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {

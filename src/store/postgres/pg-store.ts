@@ -1,19 +1,20 @@
 import { createHash } from "node:crypto";
 import type postgres from "postgres";
-import { wallNowMs } from "../../clock";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
-import type { OpenOptions, Repos, Store, Unit } from "../store";
-import { connectPg, type Pg } from "./pg";
+import type { OpenOptions, Store, Unit } from "../store";
+import { connectPg } from "./pg";
 import { invariantFindingsPg } from "./maintenance-pg";
-import { pgCatalogCache, type PgCatalogCache } from "./catalog-cache-pg";
+import { pgCatalogCache } from "./catalog-cache-pg";
 import { createPgRepos } from "./pg-repos";
+import { groupCommit } from "./group-commit-pg";
+import { batchScope, cachedReads, poolRepos } from "./cached-repos-pg";
 import schemaSql from "./schema.sql" with { type: "text" };
 
-// kasa on PostgreSQL (docs/postgresql.md): the declared store interface with one transaction per unit of
-// work (READ COMMITTED, no cross-unit batching: several kasa instances share the database, and
-// PostgreSQL's own group commit batches their fsyncs). A unit that checks several rows locks their
-// parent row itself; a duplicate key (two instances creating the same thing at once) re-runs the
-// unit once, which then finds the row and answers as a replay or a 409.
+// kasa on PostgreSQL (docs/postgresql.md): the declared store interface, READ COMMITTED, with the
+// units of work queued in one event-loop turn committed together, each in its own savepoint
+// (group-commit-pg.ts). A unit that checks several rows locks their parent row itself; a duplicate
+// key (two instances creating the same thing at once) re-runs the unit once, alone, which then
+// finds the row and answers as a replay or a 409.
 
 export interface PgStore extends Store {
   readonly kind: "postgres";
@@ -24,8 +25,6 @@ export interface PgStore extends Store {
 
 /** Any constant of our own: the advisory lock that serialises schema changes of starting instances. */
 const MIGRATE_LOCK = 0x6b617361;
-const UNIQUE_VIOLATION = "23505";
-const DEADLOCK = "40P01";
 
 /** The schema file's digest, kept in `meta` once applied: an instance starting on an up-to-date database runs no DDL. */
 const SCHEMA_DIGEST = createHash("sha256").update(schemaSql).digest("hex").slice(0, 16);
@@ -75,65 +74,36 @@ async function openSecrets(sql: postgres.Sql, key: Buffer | null): Promise<Secre
   return box;
 }
 
-/**
- * Errors after which the unit's transaction was rolled back whole and running it again is right:
- * a duplicate key (another instance inserted the row first: the re-run sees it and answers as a
- * replay or a 409) and a deadlock PostgreSQL broke by aborting this side (rare: units take their
- * row locks in one order, link, payment, connection, but a trigger's usage rows can still cross).
- */
-const isRerunnable = (error: unknown) => {
-  const code = (error as { code?: string } | null)?.code;
-  return code === UNIQUE_VIOLATION || code === DEADLOCK;
-};
-
-/** `store.q` with the catalog reads of every request served from memory (catalog-cache-pg.ts). */
-function cachedRepos(sql: postgres.Sql, box: SecretBox, cache: PgCatalogCache): Repos {
-  const repos = createPgRepos(sql, box);
-  return {
-    ...repos,
-    partners: { ...repos.partners, get: cache.memo(repos.partners.get) },
-    apiKeys: { ...repos.apiKeys, byHash: cache.memo(repos.apiKeys.byHash) },
-    catalog: {
-      ...repos.catalog,
-      psp: cache.memo(repos.catalog.psp),
-      connection: cache.memo(repos.catalog.connection),
-      terminal: cache.memo(repos.catalog.terminal),
-    },
-  };
-}
-
 function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const stats = { batches: 0, units: 0 };
   const cache = pgCatalogCache(sql);
+  const reads = cachedReads(sql, box, cache);
   let observer: ((units: number, ms: number) => void) | undefined;
   let closed = false;
-  const inTransaction = <T>(unit: Unit<T>, seal: SecretBox) => sql.begin((tx) => unit(createPgRepos(tx as Pg, seal))) as Promise<T>;
+  const units = groupCommit({
+    sql,
+    openBatch: () => batchScope(box, reads),
+    // This instance's own change is seen by its next read, before any notification comes.
+    afterTransaction: (batch) => {
+      if (batch.changedCatalog()) cache.invalidate();
+    },
+    observe: (n, ms) => {
+      stats.batches += 1;
+      stats.units += n;
+      observer?.(n, ms);
+    },
+  });
   return {
     kind: "postgres",
     shared: true,
-    q: cachedRepos(sql, box, cache),
+    q: poolRepos(sql, box, reads),
     stats,
     observeBatches(o) {
       observer = o;
     },
     async write<T>(unit: Unit<T>): Promise<T> {
       if (closed) throw new Error("store is closed");
-      const started = wallNowMs();
-      let value: T;
-      try {
-        value = await inTransaction(unit, box);
-      } catch (error) {
-        if (!isRerunnable(error)) throw error;
-        // docs/postgresql.md: run once more, now that the other transaction has committed or let go.
-        value = await inTransaction(unit, box);
-      } finally {
-        // This instance's own change is seen by its next read, before any notification comes.
-        cache.invalidate();
-      }
-      stats.batches += 1;
-      stats.units += 1;
-      observer?.(1, wallNowMs() - started);
-      return value;
+      return await units.write(unit);
     },
     invariantFindings: () => invariantFindingsPg(sql),
     async rotateMasterKey(next) {
@@ -141,6 +111,8 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
     },
     async close() {
       closed = true;
+      // Let every queued unit commit before the pool goes away.
+      await units.drain();
       // A query that died with a failed-over primary can stay "current" on its connection
       // (porsager/postgres#1130): without a deadline, end() would wait for it forever.
       await sql.end({ timeout: 5 });

@@ -60,7 +60,7 @@ function windowRanges(firstMs: number) {
 }
 
 export function connectionUsageSql(db: Db) {
-  return {
+  const ops = {
     /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
     connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): ConnectionUsage {
       const first = w.windowAfterMs + 1;
@@ -138,6 +138,11 @@ export function connectionUsageSql(db: Db) {
       db.exec("DELETE FROM connection_usage");
       db.exec(REBUILD_SQL);
     },
+  };
+  return {
+    ...ops,
+    /** SQLite's single writer runs one unit at a time: there is no row to lock (store.ts). */
+    lockedConnectionUsage: ops.connectionUsage,
   };
 }
 

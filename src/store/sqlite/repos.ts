@@ -44,7 +44,6 @@ export function createSqlRepos(db: Db, cache: CatalogCache = catalogCache(db), b
       psp: cache.memo(catalog.psp),
       connection: cache.memo(catalog.connection),
       terminal: cache.memo(catalog.terminal),
-      lockConnection: unlocked,
     },
     acceptance: acceptanceSql(db),
     webhooks: webhooksSql(db),

@@ -1,0 +1,141 @@
+import type postgres from "postgres";
+import { wallNowMs } from "../../clock";
+import type { Unit } from "../store";
+import type { BatchScope } from "./cached-repos-pg";
+
+// Group commit on PostgreSQL (issue 37, docs/postgresql.md "Group commit"): the units of work queued
+// in one event-loop turn run in one transaction, each inside its own savepoint, and commit with one
+// WAL flush. As on SQLite (sqlite-store.ts), a unit that throws rolls back to its savepoint alone
+// and the others commit; unlike SQLite, several such transactions run at once (`RUNNERS`), since
+// units on different rows need not wait for each other, and units on the same row (a bank
+// connection's limit totals) now wait for one commit per batch instead of one per unit.
+//
+// A unit that fails with a duplicate key or a deadlock (another instance got there first, or
+// PostgreSQL broke a lock cycle by aborting this side) is run once more after its batch has
+// ended, alone in a transaction of its own, as before group commit: by then the other transaction
+// has committed or let go, and the re-run sees its rows.
+
+/**
+ * Units per transaction: each unit that writes takes a subtransaction id, and past 64 of them in
+ * one transaction PostgreSQL's snapshots overflow to pg_subtrans, slowing every session.
+ */
+export const MAX_BATCH = 48;
+/** Transactions open at once; the pool keeps the rest of its connections for reads and LISTEN. */
+export const RUNNERS = 1;
+
+const UNIQUE_VIOLATION = "23505";
+const DEADLOCK = "40P01";
+
+/** Errors after which the unit's own work was rolled back whole and running it again is right. */
+export const isRerunnable = (error: unknown): boolean => {
+  const code = (error as { code?: string } | null)?.code;
+  return code === UNIQUE_VIOLATION || code === DEADLOCK;
+};
+
+type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export type GroupCommit = {
+  write<T>(unit: Unit<T>): Promise<T>;
+  /** Resolves once every queued and running unit has ended. */
+  drain(): Promise<void>;
+};
+
+export type GroupCommitDeps = {
+  sql: postgres.Sql;
+  /** The repos of one transaction's units (cached-repos-pg.ts). */
+  openBatch: () => BatchScope;
+  /** After every transaction, committed or not: the catalog cache forgets what it may have changed. */
+  afterTransaction: (batch: BatchScope) => void;
+  observe: (units: number, ms: number) => void;
+};
+
+export function groupCommit(deps: GroupCommitDeps): GroupCommit {
+  const queue: Pending[] = [];
+  let scheduled = false;
+  let active = 0;
+  const idle: Array<() => void> = [];
+
+  const schedule = (): void => {
+    if (scheduled || queue.length === 0 || active >= RUNNERS) return;
+    scheduled = true;
+    setImmediate(start);
+  };
+  const start = (): void => {
+    scheduled = false;
+    while (active < RUNNERS && queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      active += 1;
+      void runBatch(deps, batch).finally(() => {
+        active -= 1;
+        if (active === 0 && queue.length === 0) for (const wake of idle.splice(0)) wake();
+        schedule();
+      });
+    }
+  };
+
+  return {
+    write<T>(unit: Unit<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ unit: unit as Unit<unknown>, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    drain() {
+      if (active === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idle.push(resolve));
+    },
+  };
+}
+
+/** One transaction for the batch; every pending unit is settled when it returns, never rejects. */
+async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> {
+  const started = wallNowMs();
+  const scope = deps.openBatch();
+  let outcomes: Outcome[];
+  try {
+    outcomes = await deps.sql.begin(async (tx) => {
+      const results: Outcome[] = [];
+      for (const p of batch) results.push(await inSavepoint(tx, scope, p.unit));
+      return results;
+    });
+  } catch (error) {
+    // The transaction itself failed (BEGIN, COMMIT, a lost connection): nothing of it committed
+    // that kasa can know of, and each unit answers the error, as a unit's own transaction did.
+    outcomes = batch.map(() => ({ ok: false, error }));
+  } finally {
+    deps.afterTransaction(scope);
+  }
+  deps.observe(batch.length, wallNowMs() - started);
+  const reruns: Promise<void>[] = [];
+  for (const [i, p] of batch.entries()) {
+    const o = outcomes[i] as Outcome;
+    if (o.ok) p.resolve(o.value);
+    else if (isRerunnable(o.error)) reruns.push(alone(deps, p));
+    else p.reject(o.error);
+  }
+  await Promise.all(reruns);
+}
+
+async function inSavepoint(tx: postgres.TransactionSql, scope: BatchScope, unit: Unit<unknown>): Promise<Outcome> {
+  try {
+    // postgres.js rolls back to the savepoint when the unit throws or any of its queries failed.
+    return { ok: true, value: await tx.savepoint((sp) => unit(scope.repos(sp))) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The re-run of a unit whose first run hit a duplicate key or a deadlock: its own transaction, once. */
+async function alone(deps: GroupCommitDeps, p: Pending): Promise<void> {
+  const started = wallNowMs();
+  const scope = deps.openBatch();
+  try {
+    p.resolve(await deps.sql.begin((tx) => p.unit(scope.repos(tx))));
+  } catch (error) {
+    p.reject(error);
+  } finally {
+    deps.afterTransaction(scope);
+    deps.observe(1, wallNowMs() - started);
+  }
+}

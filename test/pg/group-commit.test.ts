@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
+import { connectionRow, partnerRow } from "../support/catalog-rows";
+import { freshDatabase } from "../support/pg-cluster";
+import { LINK } from "./money-world";
+
+// Issue 37 (docs/postgresql.md, Group commit): the units queued in one event-loop turn commit in
+// one PostgreSQL transaction, each in its own savepoint, as on SQLite; a unit that throws, or
+// whose statement fails, rolls back alone.
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function store(): Promise<PgStore> {
+  const db = await freshDatabase(inject("pgUrl"));
+  closers.push(() => db.drop());
+  const s = await openPostgresStore(db.url);
+  closers.push(() => s.close());
+  return s;
+}
+
+/** Reads the connection until it comes from memory (the same frozen row twice: the LISTEN is confirmed). */
+async function cachedConnection(s: PgStore, id: string) {
+  const until = Date.now() + 2_000;
+  for (;;) {
+    const [one, two] = [await s.q.catalog.connection(id), await s.q.catalog.connection(id)];
+    if (one === two || Date.now() > until) return two;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("issue 37: group commit of units on PostgreSQL", () => {
+  it("units queued in one turn commit in one transaction", async () => {
+    const s = await store();
+    const before = { ...s.stats };
+    await Promise.all(Array.from({ length: 20 }, (_, i) => s.write((tx) => tx.meta.set(`k${i}`, String(i)))));
+    expect(s.stats.units - before.units).toBe(20);
+    expect(s.stats.batches - before.batches).toBe(1);
+    expect(await s.q.meta.get("k19")).toBe("19");
+  });
+
+  it("a unit that throws rolls back alone; the others of its transaction commit", async () => {
+    const s = await store();
+    const results = await Promise.allSettled([
+      s.write((tx) => tx.meta.set("a", "1")),
+      s.write(async (tx) => {
+        await tx.meta.set("b", "2");
+        throw new Error("boom");
+      }),
+      s.write((tx) => tx.meta.set("c", "3")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect([await s.q.meta.get("a"), await s.q.meta.get("b"), await s.q.meta.get("c")]).toEqual(["1", undefined, "3"]);
+  });
+
+  it("a unit whose statement fails (a foreign key) rolls back alone, even when it caught the error itself", async () => {
+    const s = await store();
+    const results = await Promise.allSettled([
+      s.write((tx) => tx.meta.set("a", "1")),
+      // The link's partner does not exist: PostgreSQL refuses the row and aborts the unit's savepoint.
+      s.write(async (tx) => {
+        await tx.meta.set("b", "2");
+        await tx.links.insert(LINK).catch(() => undefined);
+        return "swallowed";
+      }),
+      s.write((tx) => tx.meta.set("c", "3")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "23503" });
+    expect([await s.q.meta.get("a"), await s.q.meta.get("b"), await s.q.meta.get("c")]).toEqual(["1", undefined, "3"]);
+  });
+
+  it("a unit sees the catalog changes of the units before it in its transaction, never a cached older row", async () => {
+    const s = await store();
+    await s.write(async (tx) => {
+      await tx.partners.upsert(partnerRow("p1", 1));
+      await tx.catalog.upsertPsp({ id: "psp-1", active: true });
+      await tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 100 }));
+    });
+    // Cached by a read outside units, then read inside a transaction after a change made in it.
+    expect((await cachedConnection(s, "c1"))?.dailyMax).toBe(100);
+    const [, seen] = await Promise.all([
+      s.write((tx) => tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 200 }))),
+      s.write(async (tx) => (await tx.catalog.connection("c1"))?.dailyMax),
+    ]);
+    expect(seen).toBe(200);
+    expect((await s.q.catalog.connection("c1"))?.dailyMax).toBe(200);
+  });
+
+  it("a unit that rolled back its catalog change leaves no trace of it in the cache", async () => {
+    const s = await store();
+    await s.write(async (tx) => {
+      await tx.catalog.upsertPsp({ id: "psp-1", active: true });
+      await tx.catalog.upsertConnection(connectionRow("c0"));
+      await tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 100 }));
+    });
+    // The cache is live (c0 comes from memory); c1 is not in it yet.
+    await cachedConnection(s, "c0");
+    const changed = s.write(async (tx) => {
+      await tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 300 }));
+      expect((await tx.catalog.connection("c1"))?.dailyMax).toBe(300);
+      throw new Error("changed my mind");
+    });
+    await expect(changed).rejects.toThrow("changed my mind");
+    expect((await s.q.catalog.connection("c1"))?.dailyMax).toBe(100);
+    expect((await cachedConnection(s, "c1"))?.dailyMax).toBe(100);
+  });
+
+  it("every queued unit commits before close returns", async () => {
+    const s = await store();
+    const writes = Array.from({ length: 5 }, (_, i) => s.write((tx) => tx.meta.set(`z${i}`, "v")));
+    await s.close();
+    await expect(Promise.all(writes)).resolves.toHaveLength(5);
+  });
+});
