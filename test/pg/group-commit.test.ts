@@ -108,6 +108,44 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect((await cachedConnection(s, "c1"))?.dailyMax).toBe(100);
   });
 
+  it("two instances' batches taking two rows in opposite orders: the waiting unit runs alone after its batch, well before PostgreSQL's deadlock timeout, and every unit commits", async () => {
+    const db = await freshDatabase(inject("pgUrl"));
+    closers.push(() => db.drop());
+    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
+    closers.push(() => a.close(), () => b.close());
+    await a.write(async (tx) => {
+      await tx.meta.set("x", "0");
+      await tx.meta.set("y", "0");
+    });
+    // Each batch's first unit takes one row and waits until the other batch has taken the other.
+    let arrived = 0;
+    let release = (): void => {};
+    const bothHold = new Promise<void>((r) => {
+      release = r;
+    });
+    const hold = async () => {
+      arrived += 1;
+      if (arrived === 2) release();
+      await bothHold;
+    };
+    const started = Date.now();
+    const units = await Promise.allSettled([
+      a.write(async (tx) => {
+        await tx.meta.set("x", "a");
+        await hold();
+      }),
+      a.write((tx) => tx.meta.set("y", "a")),
+      b.write(async (tx) => {
+        await tx.meta.set("y", "b");
+        await hold();
+      }),
+      b.write((tx) => tx.meta.set("x", "b")),
+    ]);
+    expect(units.map((u) => u.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect([await a.q.meta.get("x"), await a.q.meta.get("y")].sort()).toEqual(["a", "b"]);
+  });
+
   it("every queued unit commits before close returns", async () => {
     const s = await store();
     const writes = Array.from({ length: 5 }, (_, i) => s.write((tx) => tx.meta.set(`z${i}`, "v")));

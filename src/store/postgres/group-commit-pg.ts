@@ -13,23 +13,35 @@ import type { BatchScope } from "./cached-repos-pg";
 // A unit that fails with a duplicate key or a deadlock (another instance got there first, or
 // PostgreSQL broke a lock cycle by aborting this side) is run once more after its batch has
 // ended, alone in a transaction of its own, as before group commit: by then the other transaction
-// has committed or let go, and the re-run sees its rows.
+// has committed or let go, and the re-run sees its rows. Units of one instance never wait for each
+// other (one batch at a time), but two instances' batches can each hold a row the other's next
+// unit wants (units on two bank connections, taken in opposite orders). So a unit in a batch waits
+// for a row lock at most `BATCH_LOCK_TIMEOUT`, then runs alone after its batch, where it holds
+// nothing else and may wait as long as it takes: a lock cycle between batches costs that long,
+// not PostgreSQL's deadlock timeout, and no unit is refused for it.
 
 /**
  * Units per transaction: each unit that writes takes a subtransaction id, and past 64 of them in
  * one transaction PostgreSQL's snapshots overflow to pg_subtrans, slowing every session.
  */
 export const MAX_BATCH = 48;
-/** Transactions open at once; the pool keeps the rest of its connections for reads and LISTEN. */
+/**
+ * Transactions of units open at once: one, so that two units of this instance never wait for
+ * each other's locks (several batches at once took the same connections' rows in different orders
+ * and deadlocked); the pool keeps its other connections for reads and LISTEN.
+ */
 export const RUNNERS = 1;
+/** How long a unit in a batch waits for a row another transaction holds before it runs alone. */
+export const BATCH_LOCK_TIMEOUT = "200ms";
 
 const UNIQUE_VIOLATION = "23505";
 const DEADLOCK = "40P01";
+const LOCK_NOT_AVAILABLE = "55P03";
 
-/** Errors after which the unit's own work was rolled back whole and running it again is right. */
+/** Errors after which the unit's own work was rolled back whole and running it again, alone, is right. */
 export const isRerunnable = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code;
-  return code === UNIQUE_VIOLATION || code === DEADLOCK;
+  return code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
 };
 
 type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
@@ -95,6 +107,8 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> 
   let outcomes: Outcome[];
   try {
     outcomes = await deps.sql.begin(async (tx) => {
+      // Sent with the first unit's savepoint, in the same write.
+      void tx.unsafe(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`).execute();
       const results: Outcome[] = [];
       for (const p of batch) results.push(await inSavepoint(tx, scope, p.unit));
       return results;
