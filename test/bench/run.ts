@@ -11,6 +11,7 @@ import { ROUTER, raisedLimitsFile } from "./seed-db";
 import { binaryFacts } from "./base-fit";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrate";
 import { ensureWrk, waitForQuiet } from "./tools";
+import { createTwoInstances } from "./two-instances";
 
 // `npm run bench` (README, Performance): ceilings and kasa's scenarios in one run, each figure
 // divided by the ceiling measured beside it. `--smoke` is the quick pass `npm test` runs so the
@@ -27,7 +28,7 @@ import { ensureWrk, waitForQuiet } from "./tools";
 type Row = {
   id: string;
   label: string;
-  against: "http" | "naive" | "scan" | "create" | "flows" | null;
+  against: "http" | "naive" | "scan" | "create" | "flows" | "pg-create" | null;
   kind: "rps" | "seconds" | "mib";
   /** A figure of kasa itself, so also measured on the base binary; ceilings and diagnostics are not. */
   kasa?: true;
@@ -195,7 +196,24 @@ const onPostgres = (row: Row): Row => ({
   run: (c) => row.run({ ...c, store: "postgres" }),
 });
 
-const ROWS: Row[] = SQLITE_ROWS.flatMap((r) => (ON_POSTGRES.has(r.id) ? [r, onPostgres(r)] : [r]));
+/**
+ * Issue 37: two instances on one PostgreSQL database (two-instances.ts), right after the one
+ * instance's row it is divided by. PostgreSQL only: it has no SQLite twin.
+ */
+const TWO_INSTANCES: Row = {
+  id: "pg-create-payment-2i",
+  label: "create payment, two instances on one PostgreSQL database",
+  against: "pg-create",
+  kasa: true,
+  kind: "rps",
+  store: "postgres",
+  smoke: false,
+  run: (c) => createTwoInstances({ ...c, store: "postgres" }),
+};
+
+const ROWS: Row[] = SQLITE_ROWS.flatMap((r) => (ON_POSTGRES.has(r.id) ? [r, onPostgres(r)] : [r])).flatMap((r) =>
+  r.id === "pg-create-payment" ? [r, TWO_INSTANCES] : [r],
+);
 
 function options(argv: string[]) {
   const smoke = argv.includes("--smoke");
@@ -312,6 +330,7 @@ function mainTable(results: Record<string, Result>): string[] {
     scan: "startup-scan",
     create: "create-payment",
     flows: "full-flows",
+    "pg-create": "pg-create-payment",
   } as const;
   const lines = ["| figure | value | p99 ms | server µs/op | busy before | vs | ratio |", "|---|---:|---:|---:|---:|---|---:|"];
   for (const row of ROWS) {
@@ -353,6 +372,15 @@ function spreadVerdict(results: Record<string, Result>): string[] {
   ];
 }
 
+/** Issue 37: two instances on one PostgreSQL database against one (target ≥ 1.3x); reported, as the other targets. */
+function twoInstancesVerdict(results: Record<string, Result>): string[] {
+  const one = results["pg-create-payment"]?.rps;
+  const two = results["pg-create-payment-2i"]?.rps;
+  if (!one || two === undefined) return [];
+  const ratio = two / one;
+  return ["", `PostgreSQL create, two instances over one: ${fmt(ratio, 2)}x (target ≥ 1.30x): ${ratio >= 1.3 ? "met" : "MISSED"}`];
+}
+
 /** docs/routing.md: a router of 3 members costs at most 10% of a plain terminal's rate. */
 function routerVerdict(results: Record<string, Result>): string[] {
   const rows = ["create-payment-router", "full-flows-router"].filter((id) => results[id]?.ratio !== undefined);
@@ -376,7 +404,7 @@ type PgInfo = { version: string; fsync: string; synchronousCommit: string };
 
 /** Each PostgreSQL figure beside its SQLite twin's, from this run; the rows left on SQLite say so. */
 function storeTable(rows: Row[], results: Record<string, Result>, pg: PgInfo | null): string[] {
-  const pgRows = rows.filter((r) => r.store === "postgres" && results[r.id]);
+  const pgRows = rows.filter((r) => r.store === "postgres" && r.twin !== undefined && results[r.id]);
   if (pgRows.length === 0 || pg === null) return [];
   const lines = [
     "",
@@ -458,6 +486,7 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
     ...routerVerdict(results),
     ...openLoopVerdict(results),
     ...spreadVerdict(results),
+    ...twoInstancesVerdict(results),
     ...dashboardVerdict(results, o.sizes),
   ];
   let comparison: ReturnType<typeof compare> | null = null;

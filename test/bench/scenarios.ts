@@ -39,11 +39,11 @@ async function onStore(ctx: RunContext, file: string): Promise<string> {
   return await postgresCopy(ctx.pgUrl, file);
 }
 
-const database = async (ctx: RunContext, seed: BenchSeed) => await onStore(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));
+export const database = async (ctx: RunContext, seed: BenchSeed) => await onStore(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));
 
-type Kasa = { base: string; proc: Proc; startMs: number };
+export type Kasa = { base: string; proc: Proc; startMs: number };
 
-async function startKasa(ctx: RunContext, db: string): Promise<Kasa> {
+export async function startKasa(ctx: RunContext, db: string): Promise<Kasa> {
   const port = await freePort();
   const base = `http://${HOST}:${port}`;
   const started = performance.now();
@@ -69,7 +69,7 @@ const auth = { authorization: `Bearer ${BENCH_KEY}`, "content-type": "applicatio
 
 /** A loopback return URL: nothing in a benchmark may point outside 127.0.0.0/8. */
 const RETURN_URL = `http://${HOST}:9/return`;
-const PAYMENT_BODY = (code: string, terminalId = TERMINAL) =>
+export const PAYMENT_BODY = (code: string, terminalId = TERMINAL) =>
   `'{"amount":10000,"partnerTxCode":"${code}","terminalId":"${terminalId}","returnUrl":"${RETURN_URL}"}'`;
 
 /** wrk against one kasa endpoint: 1 s warm-up, then the measured run. */

@@ -118,12 +118,17 @@ export async function waitForAnswer(url: string, sinceMs: number, proc: Proc, ti
 
 export type WrkResult = { rps: number; p99Ms: number; requests: number; errors: number };
 
-/** One wrk run (1 thread, 64 connections) with an optional Lua script; errors are non-2xx/3xx or socket errors. */
-export function wrk(url: string, seconds: number, script: string | null, workDir: string): Promise<WrkResult> {
-  const args = ["-t1", "-c64", `-d${seconds}s`, "--latency"];
+/**
+ * One wrk run (1 thread, 64 connections unless told) with an optional Lua script; errors are
+ * non-2xx/3xx or socket errors. wrk's LuaJIT starts every process with the same random seed, so a
+ * script's `prefix` would repeat from run to run (the measured run replaying the warm-up's codes,
+ * two wrk at once sending the same ones): each run seeds it afresh.
+ */
+export function wrk(url: string, seconds: number, script: string | null, workDir: string, connections = 64): Promise<WrkResult> {
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency"];
   if (script !== null) {
     const path = join(workDir, `wrk-${Math.random().toString(36).slice(2)}.lua`);
-    writeFileSync(path, script);
+    writeFileSync(path, `math.randomseed(${Math.floor(Math.random() * 2 ** 31)})\n${script}`);
     args.push("-s", path);
   }
   args.push(url);
