@@ -2,7 +2,8 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import { connectionRow, partnerRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
-import { LINK } from "./money-world";
+import { partnersSqlite as seedPartners, paymentSqlite as seedPayment, terminalSqlite as seedTerminal } from "./links-world";
+import { LINK, TERMINALS } from "./money-world";
 
 // Issue 37 (docs/postgresql.md, Group commit): the units queued in one event-loop turn commit in
 // one PostgreSQL transaction, each in its own savepoint, as on SQLite; a unit that throws, or
@@ -112,7 +113,10 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     const db = await freshDatabase(inject("pgUrl"));
     closers.push(() => db.drop());
     const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
-    closers.push(() => a.close(), () => b.close());
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
     await a.write(async (tx) => {
       await tx.meta.set("x", "0");
       await tx.meta.set("y", "0");
@@ -144,6 +148,52 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect(units.map((u) => u.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
     expect(Date.now() - started).toBeLessThan(900);
     expect([await a.q.meta.get("x"), await a.q.meta.get("y")].sort()).toEqual(["a", "b"]);
+  });
+
+  it("a payment on one connection never waits for another instance's open transaction on another connection (the metric counts are taken at commit)", async () => {
+    const db = await freshDatabase(inject("pgUrl"));
+    closers.push(() => db.drop());
+    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    await a.write(async (tx) => {
+      await seedPartners(tx, ["p1"]);
+      for (const t of TERMINALS.filter((t) => t.partnerId === "p1")) await seedTerminal(tx, t);
+    });
+    const payment = (code: string, terminal: (typeof TERMINALS)[number]) => ({
+      code,
+      partnerId: "p1",
+      terminalId: terminal.id,
+      connectionId: terminal.connectionId,
+      linkId: null,
+      amount: 10_000,
+      createdAtMs: 1_000,
+      expiresAtMs: 901_000,
+      captured: null,
+    });
+    let release = (): void => {};
+    const open = new Promise<void>((r) => {
+      release = r;
+    });
+    let inserted = (): void => {};
+    const aInserted = new Promise<void>((r) => {
+      inserted = r;
+    });
+    const aDone = a.write(async (tx) => {
+      await seedPayment(tx, payment("pay_a", TERMINALS[0]!));
+      inserted();
+      await open;
+    });
+    await aInserted;
+    // a's transaction is open with its payment inserted; b's, on the other connection, commits meanwhile.
+    const bDone = b.write((tx) => seedPayment(tx, payment("pay_b", TERMINALS[1]!)));
+    const first = await Promise.race([bDone.then(() => "b committed"), new Promise((r) => setTimeout(() => r("b waited"), 1_000))]);
+    release();
+    await Promise.all([aDone, bDone]);
+    expect(first).toBe("b committed");
+    expect(await a.q.metrics.counts("payment")).toEqual([{ label: "initiated", n: 2 }]);
   });
 
   it("every queued unit commits before close returns", async () => {

@@ -486,7 +486,12 @@ CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE
 
 -- docs/operating.md metrics (issue 20): state changes counted in the transaction of the change, so a unit
 -- that rolls back counts nothing. The trigger names the family and the column whose value is the
--- label (`status`, or a webhook attempt's `outcome`); one function serves all five.
+-- label (`status`, or a webhook attempt's `outcome`); one function serves all five. The triggers are
+-- deferred to COMMIT (issue 37): a count row is shared by every payment of every connection, and
+-- counted at once its row lock was held from the first insert of a transaction to its end, so
+-- every other transaction creating a payment (another instance's batch, another connection's)
+-- waited for that one to commit. Deferred, the row is locked only while the transaction commits;
+-- nothing reads the counts inside a unit, and a savepoint rolled back drops its deferred events too.
 CREATE TABLE IF NOT EXISTS metric_counts (
   family text COLLATE "C" NOT NULL,
   label  text COLLATE "C" NOT NULL,
@@ -499,15 +504,21 @@ BEGIN
   ON CONFLICT (family, label) DO UPDATE SET n = m.n + 1;
   RETURN NULL;
 END $$;
-CREATE OR REPLACE TRIGGER metric_payment_insert AFTER INSERT ON payments
+-- A plain trigger cannot be replaced by a constraint trigger: dropped first (databases made before issue 37).
+DROP TRIGGER IF EXISTS metric_payment_insert ON payments;
+DROP TRIGGER IF EXISTS metric_payment_status ON payments;
+DROP TRIGGER IF EXISTS metric_refund_insert ON refunds;
+DROP TRIGGER IF EXISTS metric_refund_status ON refunds;
+DROP TRIGGER IF EXISTS metric_delivery_attempt ON webhook_attempts;
+CREATE CONSTRAINT TRIGGER metric_payment_insert AFTER INSERT ON payments DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('payment', 'status');
-CREATE OR REPLACE TRIGGER metric_payment_status AFTER UPDATE OF status ON payments
+CREATE CONSTRAINT TRIGGER metric_payment_status AFTER UPDATE OF status ON payments DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric('payment', 'status');
-CREATE OR REPLACE TRIGGER metric_refund_insert AFTER INSERT ON refunds
+CREATE CONSTRAINT TRIGGER metric_refund_insert AFTER INSERT ON refunds DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('refund', 'status');
-CREATE OR REPLACE TRIGGER metric_refund_status AFTER UPDATE OF status ON refunds
+CREATE CONSTRAINT TRIGGER metric_refund_status AFTER UPDATE OF status ON refunds DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW WHEN (NEW.status <> OLD.status) EXECUTE FUNCTION kasa_count_metric('refund', 'status');
-CREATE OR REPLACE TRIGGER metric_delivery_attempt AFTER INSERT ON webhook_attempts
+CREATE CONSTRAINT TRIGGER metric_delivery_attempt AFTER INSERT ON webhook_attempts DEFERRABLE INITIALLY DEFERRED
 FOR EACH ROW EXECUTE FUNCTION kasa_count_metric('delivery', 'outcome');
 
 -- `kasa check` (docs/operating.md) on PostgreSQL: an outbox body parsed as JSON, NULL when it is not JSON
