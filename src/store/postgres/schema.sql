@@ -334,14 +334,17 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- Adds `delta` to a payment's six buckets, clamped to ±2^62 as in SQLite: no sum can overflow, and
--- any total past 2^53 is over every limit anyway.
+-- any total past 2^53 is over every limit anyway. PL/pgSQL, not SQL (issue 37): called from a
+-- trigger, a SQL function planned its INSERT anew on every payment (two thirds of an insert's
+-- time); PL/pgSQL keeps the plan for the session.
 CREATE OR REPLACE FUNCTION kasa_add_usage(conn text, created_ms bigint, delta bigint) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
   INSERT INTO connection_usage AS u (connection_id, unit, key, amount)
   SELECT conn, k.unit, k.key, delta FROM kasa_usage_keys(created_ms) AS k
   ON CONFLICT (connection_id, unit, key)
-  DO UPDATE SET amount = GREATEST(LEAST(u.amount::numeric + EXCLUDED.amount, 4611686018427387904), -4611686018427387904)::bigint
-$$;
+  DO UPDATE SET amount = GREATEST(LEAST(u.amount::numeric + EXCLUDED.amount, 4611686018427387904), -4611686018427387904)::bigint;
+END $$;
 
 CREATE OR REPLACE FUNCTION kasa_payments_usage_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
