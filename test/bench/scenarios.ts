@@ -31,12 +31,11 @@ export type RunContext = {
 
 /** `--db` for a scenario: its seeded SQLite file, or a PostgreSQL database holding a copy of it. */
 async function onStore(ctx: RunContext, file: string): Promise<string> {
-  if (ctx.store !== "postgres") {
-    if (ctx.schemaVersion !== undefined) await stampSchemaVersion(file, ctx.schemaVersion);
-    return file;
-  }
+  if (ctx.schemaVersion !== undefined) await stampSchemaVersion(file, ctx.schemaVersion);
+  if (ctx.store !== "postgres") return file;
   if (!ctx.pgUrl) throw new Error("a PostgreSQL scenario ran without the run's cluster");
-  return await postgresCopy(ctx.pgUrl, file);
+  // Copied by the scenario's own binary: a base binary gets the schema it was built with.
+  return await postgresCopy(ctx.pgUrl, file, ctx.binary);
 }
 
 export const database = async (ctx: RunContext, seed: BenchSeed) => await onStore(ctx, await seededCopy(ctx.dir, ctx.nowMs, seed));

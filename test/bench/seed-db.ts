@@ -235,12 +235,14 @@ export async function seededCopy(dir: string, nowMs: number, seed: BenchSeed): P
  * A new database on the run's PostgreSQL cluster holding exactly what the seeded SQLite file `from`
  * holds, copied by this tree's own `kasa migrate-to-postgres` (batched, one transaction, counts
  * checked): both stores start from the same rows, and seeding costs a copy, not a round trip per
- * row. Always this tree's binary, whichever binary the scenario then runs: the file is this tree's.
+ * row. Copied by the binary the scenario then runs (`binary`): a base binary builds the PostgreSQL
+ * schema it was built with (a newer one can hold what it cannot replace, e.g. issue 37's deferred
+ * metric triggers), from a file stamped with its SQLite schema version (base-fit.ts).
  */
-export async function postgresCopy(clusterUrl: string, from: string): Promise<string> {
+export async function postgresCopy(clusterUrl: string, from: string, binary: string): Promise<string> {
   const { url } = await freshDatabase(clusterUrl);
   const { code, output } = await new Promise<{ code: number | null; output: string }>((done, fail) => {
-    const child = spawn(resolve("dist/kasa"), ["migrate-to-postgres", "--from", from, "--to", url], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binary, ["migrate-to-postgres", "--from", from, "--to", url], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += String(d)));
     child.stderr.on("data", (d) => (output += String(d)));
