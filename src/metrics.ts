@@ -19,13 +19,18 @@ export class Registry {
 }
 
 /**
- * The series of one family by their labels, keyed as prom-client keys them (label names sorted,
- * `name:value,` each, an undefined value left out), in the order they first appeared: what
- * prom-client's own Counter and Histogram print, without their per-call validation closures and
- * copies (issue 37: about a tenth of a cached read's time went to them on every request).
+ * The series of one family by their labels, told apart as prom-client tells them apart (each label's
+ * value as a string, an undefined value the same as a missing one), in the order they first
+ * appeared: what prom-client's own Counter and Histogram print, without their per-call validation
+ * closures, copies and key strings (issue 37: they were a tenth of a cached read's time). The
+ * lookup walks one map per label name, in sorted order, so a request builds no key.
  */
+type Series<T> = { labels: Labels; data: T };
+type Node<T> = Map<string | undefined, Node<T> | Series<T>>;
+
 class SeriesMap<T> {
-  private readonly map = new Map<string, { labels: Labels; data: T }>();
+  private root: Node<T> = new Map();
+  private list: Series<T>[] = [];
   private readonly names: ReadonlySet<string>;
   private readonly sorted: readonly string[];
   constructor(
@@ -41,27 +46,39 @@ class SeriesMap<T> {
       if (!this.names.has(name))
         throw new Error(`Added label "${name}" is not included in initial labelset: ${[...this.labelNames].join(", ")}`);
     }
-    let key = "";
-    for (const name of this.sorted) {
-      const value = labels[name];
-      if (value !== undefined) key += `${name}:${value},`;
+    let node = this.root;
+    const last = this.sorted.length - 1;
+    for (let i = 0; i < last; i++) {
+      const value = valueKey(labels[this.sorted[i]!]);
+      let next = node.get(value) as Node<T> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        node.set(value, next);
+      }
+      node = next;
     }
-    let series = this.map.get(key);
+    const leaf = valueKey(last < 0 ? undefined : labels[this.sorted[last]!]);
+    let series = node.get(leaf) as Series<T> | undefined;
     if (series === undefined) {
       series = { labels: { ...labels }, data: this.fresh() };
-      this.map.set(key, series);
+      node.set(leaf, series);
+      this.list.push(series);
     }
     return series.data;
   }
-  entries(): Iterable<{ labels: Labels; data: T }> {
-    return this.map.values();
+  entries(): Iterable<Series<T>> {
+    return this.list;
   }
   /** As prom-client: a family without labels always has its one series, at zero. */
   reset(): void {
-    this.map.clear();
-    if (this.labelNames.length === 0) this.map.set("", { labels: {}, data: this.fresh() });
+    this.root = new Map();
+    this.list = [];
+    if (this.labelNames.length === 0) this.of({});
   }
 }
+
+const valueKey = (value: string | number | undefined): string | undefined =>
+  value === undefined || typeof value === "string" ? value : String(value);
 
 /** A family prom-client's registry prints: the shape its own metrics answer `get` with. */
 type Family = {
