@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDb } from "../../../src/store/sqlite/db";
 import { readSnapshots } from "../../../src/store/sqlite/read-snapshot";
-import { beginAndCommit } from "../../../src/store/sqlite/inspect";
+import { beginAndCommit, scratchTable } from "../../../src/store/sqlite/inspect";
 import { openSqliteStore as openStore, type SqliteStore as Store } from "../../../src/store/sqlite/sqlite-store";
 
 // Issue 37: reads outside units share one read transaction per macrotask (read-snapshot.ts).
@@ -54,28 +54,25 @@ describe("issue 37 read snapshots: one read transaction per macrotask", () => {
   });
 
   it("a read repeated in the snapshot answers the same rows, each caller with objects of its own", async () => {
-    // The wrapper itself, below the store's named operations: the statements are the test's own.
+    // The wrapper itself, below the store's named operations, on a scratch table.
     const db = readSnapshots(await openDb(":memory:"));
-    db.exec("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER)");
-    db.exec("INSERT INTO t VALUES ('a', 1)");
-    const all = () => db.prepare("SELECT id, n FROM t ORDER BY id").all<{ id: string; n: number }>();
-    const first = all();
+    const t = scratchTable(db);
+    const first = t.all();
     first[0]!.n = 99;
     first.push({ id: "z", n: 0 });
-    expect(all()).toEqual([{ id: "a", n: 1 }]);
-    all()[0]!.n = 98;
-    expect(all()).toEqual([{ id: "a", n: 1 }]);
-    const one = db.prepare("SELECT id, n FROM t WHERE id = ?");
-    one.get<{ n: number }>("a")!.n = 7;
-    expect(one.get("a")).toEqual({ id: "a", n: 1 });
-    expect(one.get("b")).toBeUndefined();
+    expect(t.all()).toEqual([{ id: "a", n: 1 }]);
+    t.all()[0]!.n = 98;
+    expect(t.all()).toEqual([{ id: "a", n: 1 }]);
+    t.one("a")!.n = 7;
+    expect(t.one("a")).toEqual({ id: "a", n: 1 });
+    expect(t.one("b")).toBeUndefined();
     // A write on the connection ends the snapshot, and what it kept with it.
-    db.exec("INSERT INTO t VALUES ('b', 2)");
-    expect(all()).toEqual([
+    t.add("b", 2);
+    expect(t.all()).toEqual([
       { id: "a", n: 1 },
       { id: "b", n: 2 },
     ]);
-    expect(one.get("b")).toEqual({ id: "b", n: 2 });
+    expect(t.one("b")).toEqual({ id: "b", n: 2 });
     db.close();
   });
 });
