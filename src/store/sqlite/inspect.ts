@@ -148,8 +148,11 @@ type ScratchRow = { id: string; n: number };
 export function scratchTable(db: Db) {
   db.exec("CREATE TABLE scratch (id TEXT PRIMARY KEY, n INTEGER)");
   db.exec("INSERT INTO scratch VALUES ('a', 1)");
+  const ordered = "SELECT id, n FROM scratch ORDER BY id";
   return {
-    all: () => db.prepare("SELECT id, n FROM scratch ORDER BY id").all<ScratchRow>(),
+    all: () => db.prepare(ordered).all<ScratchRow>(),
+    /** The same statement as `all`, asked for one row. */
+    first: () => db.prepare(ordered).get<ScratchRow>(),
     one: (id: string) => db.prepare("SELECT id, n FROM scratch WHERE id = ?").get<ScratchRow>(id),
     add: (id: string, n: number) => void db.prepare("INSERT INTO scratch VALUES (?, ?)").run(id, n),
   };

@@ -23,10 +23,11 @@ const MAX_KEPT_READS = 1024;
 type Row = Record<string, unknown>;
 
 /**
- * The key of one read of one statement: its parameters, each tagged with its type and strings
- * with their length, so no two parameter lists share a key. A blob parameter is not keyed (null).
+ * The key of one read of one statement (`g` or `a` and its number: a row and a list of rows are
+ * kept apart): its parameters, each tagged with its type and strings with their length, so no two
+ * parameter lists share a key. A blob parameter is not keyed (null).
  */
-function readKey(statement: number, params: readonly SqlValue[]): string | null {
+function readKey(statement: string, params: readonly SqlValue[]): string | null {
   let key = `${statement}`;
   for (const p of params) {
     if (p === null) key += "|n";
@@ -65,7 +66,7 @@ export function readSnapshots(db: Db): Db {
     setImmediate(end);
   };
   /** The key of a read that may be kept (one inside the snapshot), else null. */
-  const keyOf = (id: number, p: SqlValue[]): string | null => {
+  const keyOf = (id: string, p: SqlValue[]): string | null => {
     begin();
     if (!open) return null;
     if (answers.size >= MAX_KEPT_READS) answers = new Map();
@@ -91,17 +92,19 @@ export function readSnapshots(db: Db): Db {
       };
     }
     const id = statements++;
+    const asRow = `g${id}`;
+    const asRows = `a${id}`;
     return {
       run,
       get: <T>(...p: SqlValue[]) => {
-        const key = keyOf(id, p);
+        const key = keyOf(asRow, p);
         if (key !== null && answers.has(key)) return copyRow(answers.get(key)) as T | undefined;
         const row = inner.get<Row>(...p);
         if (key !== null && (row === undefined || plain(row))) answers.set(key, copyRow(row));
         return row as T | undefined;
       },
       all: <T>(...p: SqlValue[]) => {
-        const key = keyOf(id, p);
+        const key = keyOf(asRows, p);
         if (key !== null && answers.has(key)) return (answers.get(key) as Row[]).map(copyRow) as T[];
         const rows = inner.all<Row>(...p);
         if (key !== null && rows.length <= MAX_KEPT_ROWS && rows.every(plain)) answers.set(key, rows.map(copyRow));

@@ -66,6 +66,10 @@ describe("issue 37 read snapshots: one read transaction per macrotask", () => {
     t.one("a")!.n = 7;
     expect(t.one("a")).toEqual({ id: "a", n: 1 });
     expect(t.one("b")).toBeUndefined();
+    // One statement asked for a row and for all its rows keeps the two answers apart.
+    expect(t.first()).toEqual({ id: "a", n: 1 });
+    expect(t.all()).toEqual([{ id: "a", n: 1 }]);
+    expect(t.first()).toEqual({ id: "a", n: 1 });
     // A write on the connection ends the snapshot, and what it kept with it.
     t.add("b", 2);
     expect(t.all()).toEqual([
