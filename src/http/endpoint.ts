@@ -85,7 +85,10 @@ export function endpoint(deps: Deps, route: ApiRoute) {
         keyId: caller.key.id,
         ip,
         params: routeParams(event),
-        query: event.url.searchParams,
+        // Read only by the routes that take a query: the full URL parse it needs is left to them.
+        get query() {
+          return event.url.searchParams;
+        },
         body: body as never,
       });
       return jsonResponse(reply.status, reply.body, traceId, reply.headers);

@@ -46,10 +46,11 @@ export function fallbackResponse(deps: Deps, rawPath: string, code: ErrorCode, m
 export function checkHeaderSize(req: Request): void {
   let bytes = req.method.length + req.url.length + 11;
   let fields = 0;
-  for (const [name, value] of req.headers) {
+  // forEach, not for-of: no iterator and no [name, value] array per header on every request.
+  req.headers.forEach((value, name) => {
     bytes += name.length + value.length + 4;
     fields += 1;
-  }
+  });
   if (bytes > MAX_HEADER_BYTES || fields > MAX_HEADER_FIELDS) {
     fail("request_too_large", `headers: at most ${MAX_HEADER_BYTES} bytes in ${MAX_HEADER_FIELDS} fields`);
   }

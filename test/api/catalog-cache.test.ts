@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { keysCommand } from "../../cli/commands/keys";
 import { terminalsCommand } from "../../cli/commands/terminals";
@@ -47,6 +49,15 @@ describe("issue 17 cached reads see every change on the next request", () => {
     expect((await request("GET", "/v1/payment-acceptance")).status).toBe(200);
     const keyId = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(TEST_KEY))))!.id;
     await runJson(keysCommand, ["revoke", keyId, "--db", file]);
+    expect((await request("GET", "/v1/payment-acceptance")).status).toBe(401);
+  });
+
+  it("a key revoked by another process (kasa keys revoke) gets 401 on the very next request", async () => {
+    const file = await seededDb();
+    const request = await serverOn(file);
+    expect((await request("GET", "/v1/payment-acceptance")).status).toBe(200);
+    const keyId = (await store.q.apiKeys.byHash(hashApiKey(new Sensitive(TEST_KEY))))!.id;
+    await promisify(execFile)("node_modules/.bin/bun", ["cli/main.ts", "keys", "revoke", keyId, "--db", file]);
     expect((await request("GET", "/v1/payment-acceptance")).status).toBe(401);
   });
 

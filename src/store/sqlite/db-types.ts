@@ -16,5 +16,7 @@ export interface Db {
   /** Prepared statements are cached per SQL text by the wrapper. */
   prepare(sql: string): Statement;
   exec(sql: string): void;
+  /** True while a transaction is open on the connection (SQLite's autocommit is off). */
+  inTransaction(): boolean;
   close(): void;
 }

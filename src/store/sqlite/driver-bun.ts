@@ -25,6 +25,7 @@ export function openBunDb(path: string): Db {
       return stmt;
     },
     exec: (sql) => void db.run(sql),
+    inTransaction: () => db.inTransaction,
     close: () => {
       for (const q of prepared) q.finalize();
       db.close();

@@ -31,6 +31,7 @@ export function openNodeDb(path: string): Db {
       return stmt;
     },
     exec: (sql) => void db.exec(sql),
+    inTransaction: () => db.inTransaction,
     close: () => db.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { openDb } from "./db";
+import type { Db } from "./db-types";
 import type { SqliteStore } from "./sqlite-store";
 
 // What only an SQLite file has, for the tests that prove kasa's use of it: connection settings,
@@ -136,4 +137,23 @@ export function downgradeToVersion6(store: Opened): void {
     CREATE INDEX attempts_by_payment ON payment_attempts(payment_code);
     PRAGMA foreign_keys = ON;
     PRAGMA user_version = 6`);
+}
+
+type ScratchRow = { id: string; n: number };
+
+/**
+ * A scratch table on a bare connection for the test of read snapshots' kept answers
+ * (read-snapshot.ts): one row `a` = 1 to begin with.
+ */
+export function scratchTable(db: Db) {
+  db.exec("CREATE TABLE scratch (id TEXT PRIMARY KEY, n INTEGER)");
+  db.exec("INSERT INTO scratch VALUES ('a', 1)");
+  const ordered = "SELECT id, n FROM scratch ORDER BY id";
+  return {
+    all: () => db.prepare(ordered).all<ScratchRow>(),
+    /** The same statement as `all`, asked for one row. */
+    first: () => db.prepare(ordered).get<ScratchRow>(),
+    one: (id: string) => db.prepare("SELECT id, n FROM scratch WHERE id = ?").get<ScratchRow>(id),
+    add: (id: string, n: number) => void db.prepare("INSERT INTO scratch VALUES (?, ?)").run(id, n),
+  };
 }

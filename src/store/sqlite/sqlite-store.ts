@@ -1,4 +1,5 @@
 import { openDb } from "./db";
+import { readSnapshots } from "./read-snapshot";
 import type { Db, SqlValue, Statement } from "./db-types";
 import { configure, migrate } from "./migrate";
 import { catalogCache, type CatalogCache } from "./catalog-cache";
@@ -27,7 +28,8 @@ type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e:
 
 export async function openSqliteStore(path: string, options: OpenOptions | "bun" | "node" = {}): Promise<SqliteStore> {
   const o = typeof options === "string" ? { driver: options } : options;
-  const db = await openDb(path, o.driver);
+  // Reads outside units share one read transaction per macrotask (read-snapshot.ts).
+  const db = readSnapshots(await openDb(path, o.driver));
   let box: SecretBox;
   try {
     configure(db, { memory: path === ":memory:" });

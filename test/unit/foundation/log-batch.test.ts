@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { batchedWriter } from "../../../src/log";
+import { batchedWriter, createJsonLog } from "../../../src/log";
+import { Sensitive } from "../../../src/sensitive";
 import { createIds } from "../../../src/ids";
 import { ManualClock } from "../../../src/clock";
 
@@ -34,5 +35,30 @@ describe("issue 37: base32 ids from one random read stay uniform and well formed
     expect(counts.size).toBe(32);
     // 64,000 characters: 2,000 expected per symbol; a biased mapping would miss by far more than 15%.
     for (const n of counts.values()) expect(Math.abs(n - 2000)).toBeLessThan(300);
+  });
+});
+
+describe("issue 37: a JSON log line built by hand is the line JSON.stringify would write", () => {
+  const expected = (line: string, level: string, msg: unknown, fields?: Record<string, unknown>) => {
+    const at = (JSON.parse(line) as { time: string }).time;
+    expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const replacer = (_k: string, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v);
+    return `${JSON.stringify({ time: at, level, tag: 't"ag', msg, ...fields }, replacer)}\n`;
+  };
+  const cases: Array<[unknown, Record<string, unknown> | undefined]> = [
+    ["request", { method: "GET", route: "/v1/payment-links/:id", status: 200, ms: 0.25, traceId: "TR1", partnerId: null }],
+    ['quote " and \\ and \n and \u2028 and \ud800', { s: "é\u0000\t", n: -0, nan: Number.NaN, inf: -Infinity, b: false }],
+    ["skipped", { gone: undefined, kept: 1 }],
+    ["head keys", { msg: "replaced", level: "x", extra: 1 }],
+    ["digit keys", { b: 1, "1": "first", a: 2 }],
+    ["objects", { nested: { a: [1, 2] }, secret: new Sensitive("s3cr3t") }],
+    ["error", { error: new Error("boom") }],
+    ["no fields", undefined],
+    [undefined, { msg: undefined, x: 1 }],
+  ];
+  it.each(cases)("%s", (msg, fields) => {
+    const lines: string[] = [];
+    createJsonLog((line) => void lines.push(line), 't"ag').warn(msg as string, fields);
+    expect(lines[0]).toBe(expected(lines[0]!, "warn", msg, fields));
   });
 });
