@@ -1,4 +1,5 @@
-import { formatIstanbul, toIso } from "../src/domain/checks/istanbul-time";
+import { formatIstanbul } from "../src/domain/checks/istanbul-time";
+import { toIso } from "../src/iso-time";
 import { formatTry } from "../src/domain/checks/money";
 import { escapeControls } from "./escape";
 

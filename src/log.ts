@@ -1,6 +1,6 @@
 import { createConsola, type ConsolaInstance } from "consola";
 import { wallNowMs } from "./clock";
-import { toIso } from "./domain/checks/istanbul-time";
+import { toIso } from "./iso-time";
 import type { Log } from "./deps";
 
 /**

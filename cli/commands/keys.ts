@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { issueApiKey, revokeApiKey } from "../../src/domain/partners/keys";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { commonArgs, output, requireArg, table, withStore } from "../context";
 import type { ApiKeyRow } from "../../src/store/rows";
 

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { LINK_STATUSES } from "../../src/domain/payment-links/machine";
 import { toLinkJson } from "../../src/domain/payment-links/view";
 import { CliError } from "../cli-error";

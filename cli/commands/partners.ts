@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { acceptanceOf } from "../../src/domain/acceptance/service";
 import { toAcceptanceJson } from "../../src/domain/acceptance/view";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { editPartner, type PartnerPatch } from "../../src/domain/partners/partner-edits";
 import type { Repos } from "../../src/store/store";
 import { CliError } from "../cli-error";

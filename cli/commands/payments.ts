@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { PAYMENT_STATUSES } from "../../src/domain/payments/machine";
 import { CliError } from "../cli-error";
 import { commonArgs, output, requireArg, table, withStore } from "../context";

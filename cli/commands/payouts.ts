@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { CliError } from "../cli-error";
 import { commonArgs, output, requireArg, table, withStore } from "../context";
 import { defineListCommand } from "../list-command";

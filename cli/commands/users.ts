@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { toIso } from "../../src/domain/checks/istanbul-time";
+import { toIso } from "../../src/iso-time";
 import { addUser, resetPassword, setUserStatus } from "../../src/domain/users/service";
 import { Sensitive } from "../../src/sensitive";
 import { type CliContext, commonArgs, output, requireArg, table, withStore } from "../context";

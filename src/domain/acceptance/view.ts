@@ -1,4 +1,5 @@
-import { istanbulDate, toIso } from "../checks/istanbul-time";
+import { istanbulDate } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import type { Acceptance } from "./service";
 
 /** docs/contract.md#payment-acceptance wire shape. */

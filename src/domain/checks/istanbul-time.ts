@@ -88,32 +88,6 @@ function assertInstant(ms: number): void {
   if (!Number.isSafeInteger(ms)) throw new RangeError("instant must be an integer of epoch milliseconds");
 }
 
-/** "YYYY-MM-DDT" of a UTC day number, kept per day: a page of 20 links formats 100 instants of a few days. */
-const isoDayPrefixes = new Map<number, string>();
-const MAX_ISO_DAYS = 4096;
-const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
-const three = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
-
-/**
- * Wire format of every date-time (docs/contract.md, Identifiers and formats): UTC ISO 8601 with
- * milliseconds and "Z". Every response and log line formats several, so the date part is cached
- * per day and the time part padded by hand (issue 37: a third of the former cost).
- */
-export function toIso(ms: number): string {
-  assertInstant(ms);
-  const day = Math.floor(ms / DAY_MS);
-  let prefix = isoDayPrefixes.get(day);
-  if (prefix === undefined) {
-    prefix = `${formatCivil(civilFromDays(day))}T`;
-    if (isoDayPrefixes.size >= MAX_ISO_DAYS) isoDayPrefixes.clear();
-    isoDayPrefixes.set(day, prefix);
-  }
-  const intoDay = ms - day * DAY_MS;
-  const hh = two(Math.floor(intoDay / 3_600_000));
-  const mm = two(Math.floor(intoDay / 60_000) % 60);
-  return `${prefix}${hh}:${mm}:${two(Math.floor(intoDay / 1000) % 60)}.${three(intoDay % 1000)}Z`;
-}
-
 /** Istanbul wall time for pages and the CLI: "21.11.2026 23:05". */
 export function formatIstanbul(ms: number): string {
   assertInstant(ms);

@@ -1,4 +1,4 @@
-import { toIso } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import type { LinkRow } from "../../store/rows";
 
 /** The buyer-facing address of a link (docs/contract.md#the-link-record `url`); the token is its secret part. */

@@ -1,4 +1,4 @@
-import { toIso } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import { handoffUrlOf } from "./handoff-paths";
 import type { PaymentRow } from "../../store/rows-money";
 

@@ -1,5 +1,5 @@
 import { isRefundMarker } from "../../bank/gateway";
-import { toIso } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import type { RefundRow } from "../../store/rows-money";
 
 /** docs/contract.md, The refund record, field for field. */

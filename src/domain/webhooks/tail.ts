@@ -1,6 +1,6 @@
 import { pause } from "../../pause";
 import type { Repos } from "../../store/store";
-import { toIso } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import type { TailAttempt, TailDelivery } from "../../store/rows";
 
 // `kasa webhooks tail` (docs/contract.md, The sandbox): follows the outbox of a running server's database from

@@ -1,4 +1,4 @@
-import { toIso } from "../checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import type { DeliveryRow, WebhookAttemptRow } from "../../store/rows";
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : toIso(ms));

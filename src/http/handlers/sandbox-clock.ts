@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { toIso } from "../../domain/checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import { fail } from "../../errors";
 import { SANDBOX_CLOCK_MAX_MS } from "../../limits";
 import type { ApiContext, ApiReply } from "../endpoint";

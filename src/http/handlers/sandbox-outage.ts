@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { toIso } from "../../domain/checks/istanbul-time";
+import { toIso } from "../../iso-time";
 import { fail } from "../../errors";
 import type { ApiContext, ApiReply } from "../endpoint";
 

@@ -12,8 +12,8 @@ import {
   startOfIstanbulDayMs,
   startOfIstanbulMonthMs,
   startOfIstanbulWeekMs,
-  toIso,
 } from "../../../src/domain/checks/istanbul-time";
+import { toIso } from "../../../src/iso-time";
 
 /** Tests may use Date: it is the independent reference the integer calendar is checked against. */
 const ms = (iso: string): number => Date.parse(iso);
