@@ -21,7 +21,15 @@ import type { LoginFailuresOps, PanelAuditOps, PanelOps, PanelSessionsOps, Panel
  * SQLite the store fails a unit that does, see sqlite/unit-scope.ts), and either all its writes
  * commit or none do.
  */
-export type Unit<T> = (tx: Repos) => Promise<T>;
+/**
+ * A unit of work. `lane` (optional) names what it will lock, e.g. `terminal:T-1`: on PostgreSQL,
+ * units of one lane share a runner, so units contending for the same row are committed together
+ * (docs/postgresql.md, Group commit); SQLite's single writer ignores it.
+ */
+export type Unit<T> = ((tx: Repos) => Promise<T>) & { lane?: string };
+
+/** A unit that will lock what `lane` names (see `Unit`). */
+export const inLane = <T>(lane: string, unit: (tx: Repos) => Promise<T>): Unit<T> => Object.assign(unit, { lane });
 
 export interface Store {
   /**

@@ -85,7 +85,8 @@ const SQLITE_ROWS: Row[] = [
     kind: "rps",
     run: async (c) => {
       const figure = await s.createNew(c);
-      if (c.binary === resolve("dist/kasa")) openLoopRate.closedLoopRps = figure.rps ?? null;
+      // SQLite's figure only: the PostgreSQL twin runs the same function right after it.
+      if (c.binary === resolve("dist/kasa") && c.store !== "postgres") openLoopRate.closedLoopRps = figure.rps ?? null;
       return figure;
     },
   },

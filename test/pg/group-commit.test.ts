@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
+import { inLane } from "../../src/store/store";
 import { connectionRow, partnerRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
 import { partnersSqlite as seedPartners, paymentSqlite as seedPayment, terminalSqlite as seedTerminal } from "./links-world";
@@ -32,25 +33,55 @@ async function cachedConnection(s: PgStore, id: string) {
   }
 }
 
+// Units that must share a transaction name one lane (as a create payment names its terminal).
 describe("issue 37: group commit of units on PostgreSQL", () => {
-  it("units queued in one turn commit in one transaction", async () => {
+  it("units of one lane queued in one turn commit in one transaction", async () => {
     const s = await store();
     const before = { ...s.stats };
-    await Promise.all(Array.from({ length: 20 }, (_, i) => s.write((tx) => tx.meta.set(`k${i}`, String(i)))));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => s.write(inLane("terminal:T-1", (tx) => tx.meta.set(`k${i}`, String(i))))));
     expect(s.stats.units - before.units).toBe(20);
     expect(s.stats.batches - before.batches).toBe(1);
     expect(await s.q.meta.get("k19")).toBe("19");
   });
 
+  it("a lane held open does not hold up units of other lanes; units without a lane commit in the order written", async () => {
+    const s = await store();
+    let release = (): void => {};
+    const open = new Promise<void>((r) => {
+      release = r;
+    });
+    const held = s.write(
+      inLane("terminal:T-1", async (tx) => {
+        await tx.meta.set("held", "1");
+        await open;
+      }),
+    );
+    const others = Promise.all(
+      ["delivery:d1", "delivery:d2", "delivery:d3"].map((lane) => s.write(inLane(lane, (tx) => tx.meta.set(lane, "1")))),
+    );
+    const first = await Promise.race([
+      others.then(() => "others committed"),
+      new Promise((r) => setTimeout(() => r("others waited"), 1_000)),
+    ]);
+    release();
+    await Promise.all([held, others]);
+    expect(first).toBe("others committed");
+    const order: string[] = [];
+    await Promise.all(["a", "b", "c"].map((k) => s.write((tx) => tx.meta.set(k, "1")).then(() => order.push(k))));
+    expect(order).toEqual(["a", "b", "c"]);
+  });
+
   it("a unit that throws rolls back alone; the others of its transaction commit", async () => {
     const s = await store();
     const results = await Promise.allSettled([
-      s.write((tx) => tx.meta.set("a", "1")),
-      s.write(async (tx) => {
-        await tx.meta.set("b", "2");
-        throw new Error("boom");
-      }),
-      s.write((tx) => tx.meta.set("c", "3")),
+      s.write(inLane("one", (tx) => tx.meta.set("a", "1"))),
+      s.write(
+        inLane("one", async (tx) => {
+          await tx.meta.set("b", "2");
+          throw new Error("boom");
+        }),
+      ),
+      s.write(inLane("one", (tx) => tx.meta.set("c", "3"))),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect([await s.q.meta.get("a"), await s.q.meta.get("b"), await s.q.meta.get("c")]).toEqual(["1", undefined, "3"]);
@@ -59,14 +90,16 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
   it("a unit whose statement fails (a foreign key) rolls back alone, even when it caught the error itself", async () => {
     const s = await store();
     const results = await Promise.allSettled([
-      s.write((tx) => tx.meta.set("a", "1")),
+      s.write(inLane("one", (tx) => tx.meta.set("a", "1"))),
       // The link's partner does not exist: PostgreSQL refuses the row and aborts the unit's savepoint.
-      s.write(async (tx) => {
-        await tx.meta.set("b", "2");
-        await tx.links.insert(LINK).catch(() => undefined);
-        return "swallowed";
-      }),
-      s.write((tx) => tx.meta.set("c", "3")),
+      s.write(
+        inLane("one", async (tx) => {
+          await tx.meta.set("b", "2");
+          await tx.links.insert(LINK).catch(() => undefined);
+          return "swallowed";
+        }),
+      ),
+      s.write(inLane("one", (tx) => tx.meta.set("c", "3"))),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "23503" });
@@ -75,16 +108,18 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
 
   it("a unit sees the catalog changes of the units before it in its transaction, never a cached older row", async () => {
     const s = await store();
-    await s.write(async (tx) => {
-      await tx.partners.upsert(partnerRow("p1", 1));
-      await tx.catalog.upsertPsp({ id: "psp-1", active: true });
-      await tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 100 }));
-    });
+    await s.write(
+      inLane("one", async (tx) => {
+        await tx.partners.upsert(partnerRow("p1", 1));
+        await tx.catalog.upsertPsp({ id: "psp-1", active: true });
+        await tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 100 }));
+      }),
+    );
     // Cached by a read outside units, then read inside a transaction after a change made in it.
     expect((await cachedConnection(s, "c1"))?.dailyMax).toBe(100);
     const [, seen] = await Promise.all([
-      s.write((tx) => tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 200 }))),
-      s.write(async (tx) => (await tx.catalog.connection("c1"))?.dailyMax),
+      s.write(inLane("one", (tx) => tx.catalog.upsertConnection(connectionRow("c1", { dailyMax: 200 })))),
+      s.write(inLane("one", async (tx) => (await tx.catalog.connection("c1"))?.dailyMax)),
     ]);
     expect(seen).toBe(200);
     expect((await s.q.catalog.connection("c1"))?.dailyMax).toBe(200);
@@ -117,10 +152,12 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
       () => a.close(),
       () => b.close(),
     );
-    await a.write(async (tx) => {
-      await tx.meta.set("x", "0");
-      await tx.meta.set("y", "0");
-    });
+    await a.write(
+      inLane("one", async (tx) => {
+        await tx.meta.set("x", "0");
+        await tx.meta.set("y", "0");
+      }),
+    );
     // Each batch's first unit takes one row and waits until the other batch has taken the other.
     let arrived = 0;
     let release = (): void => {};
@@ -134,16 +171,20 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     };
     const started = Date.now();
     const units = await Promise.allSettled([
-      a.write(async (tx) => {
-        await tx.meta.set("x", "a");
-        await hold();
-      }),
-      a.write((tx) => tx.meta.set("y", "a")),
-      b.write(async (tx) => {
-        await tx.meta.set("y", "b");
-        await hold();
-      }),
-      b.write((tx) => tx.meta.set("x", "b")),
+      a.write(
+        inLane("one", async (tx) => {
+          await tx.meta.set("x", "a");
+          await hold();
+        }),
+      ),
+      a.write(inLane("one", (tx) => tx.meta.set("y", "a"))),
+      b.write(
+        inLane("one", async (tx) => {
+          await tx.meta.set("y", "b");
+          await hold();
+        }),
+      ),
+      b.write(inLane("one", (tx) => tx.meta.set("x", "b"))),
     ]);
     expect(units.map((u) => u.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
     expect(Date.now() - started).toBeLessThan(900);

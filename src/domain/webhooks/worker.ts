@@ -25,6 +25,7 @@ import { mayAttemptAt, planAfterAttempt, type DeliveryPlan } from "./schedule";
 import { Slots } from "./slots";
 import { attemptDelivery, type AttemptResult, type TargetOptions } from "./target";
 import type { DeliveryRow, DeliveryStatus } from "../../store/rows";
+import { inLane } from "../../store/store";
 
 export type WorkerOptions = TargetOptions & { concurrency?: number; perPartner?: number };
 
@@ -77,10 +78,12 @@ export function createWebhookWorker(deps: WorkerDeps, options: WorkerOptions = {
       return;
     }
     const resumed = row.nextAttemptAtMs === null;
-    const claimed = await deps.store.write(async (tx) =>
-      resumed
-        ? await tx.webhooks.claimOrphan(id, row.updatedAtMs, startedAtMs)
-        : await tx.webhooks.claim(id, row.nextAttemptAtMs as number, startedAtMs),
+    const claimed = await deps.store.write(
+      inLane(`delivery:${id}`, async (tx) =>
+        resumed
+          ? await tx.webhooks.claimOrphan(id, row.updatedAtMs, startedAtMs)
+          : await tx.webhooks.claim(id, row.nextAttemptAtMs as number, startedAtMs),
+      ),
     );
     if (!claimed) return;
     const attempt = resumed ? row.attempts : row.attempts + 1;
@@ -135,14 +138,16 @@ async function recordAttempt(
     firstAttemptAtMs: at.firstAttemptAtMs,
   });
   const settled = settledStatus(plan);
-  const n = await deps.store.write(async (tx) => {
-    const number = await tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
-    if (plan.state !== "pending") await tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
-    else if (await tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
-      deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
-    }
-    return number;
-  });
+  const n = await deps.store.write(
+    inLane(`delivery:${row.id}`, async (tx) => {
+      const number = await tx.webhooks.insertAttempt({ deliveryId: row.id, startedAtMs: at.startedAtMs, ...result });
+      if (plan.state !== "pending") await tx.webhooks.settle(row.id, settled ?? "failed", finishedAtMs);
+      else if (await tx.webhooks.reschedule(row.id, plan.nextAttemptAtMs, finishedAtMs)) {
+        deps.timers.schedule(WEBHOOK_TIMER, row.id, plan.nextAttemptAtMs);
+      }
+      return number;
+    }),
+  );
   deps.log.info("webhook attempt", {
     deliveryId: row.id,
     partnerId: row.partnerId,

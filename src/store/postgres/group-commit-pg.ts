@@ -4,21 +4,21 @@ import type { Unit } from "../store";
 import type { BatchScope } from "./cached-repos-pg";
 
 // Group commit on PostgreSQL (issue 37, docs/postgresql.md "Group commit"): the units of work queued
-// in one event-loop turn run in one transaction, each inside its own savepoint, and commit with one
-// WAL flush. As on SQLite (sqlite-store.ts), a unit that throws rolls back to its savepoint alone
-// and the others commit; unlike SQLite, several such transactions run at once (`RUNNERS`), since
-// units on different rows need not wait for each other, and units on the same row (a bank
-// connection's limit totals) now wait for one commit per batch instead of one per unit.
+// in one event-loop turn on one lane run in one transaction, each inside its own savepoint, and
+// commit with one WAL flush. As on SQLite (sqlite-store.ts), a unit that throws rolls back to its
+// savepoint alone and the others commit; unlike SQLite, the lanes' transactions run at once
+// (`RUNNERS`), since units on different rows need not wait for each other, and units on the same
+// row (a bank connection's limit totals) wait for one commit per batch instead of one per unit.
 //
 // A unit that fails with a duplicate key or a deadlock (another instance got there first, or
 // PostgreSQL broke a lock cycle by aborting this side) is run once more after its batch has
 // ended, alone in a transaction of its own, as before group commit: by then the other transaction
-// has committed or let go, and the re-run sees its rows. Units of one instance never wait for each
-// other (one batch at a time), but two instances' batches can each hold a row the other's next
-// unit wants (units on two bank connections, taken in opposite orders). So a unit in a batch waits
-// for a row lock at most `BATCH_LOCK_TIMEOUT`, then runs alone after its batch, where it holds
-// nothing else and may wait as long as it takes: a lock cycle between batches costs that long,
-// not PostgreSQL's deadlock timeout, and no unit is refused for it.
+// has committed or let go, and the re-run sees its rows. Two batches (two lanes of one instance,
+// or two instances) can each hold a row the other's next unit wants (units on two bank
+// connections, taken in opposite orders). So a unit in a batch waits for a row lock at most
+// `BATCH_LOCK_TIMEOUT`, then runs alone after its batch, where it holds nothing else and may wait
+// as long as it takes: a lock cycle between batches costs that long, not PostgreSQL's deadlock
+// timeout, and no unit is refused for it.
 
 /**
  * Units per transaction: each unit that writes takes a subtransaction id, and past 64 of them in
@@ -26,13 +26,19 @@ import type { BatchScope } from "./cached-repos-pg";
  */
 export const MAX_BATCH = 48;
 /**
- * Transactions of units open at once: one, so that two units of this instance never wait for
- * each other's locks (several batches at once took the same connections' rows in different orders
- * and deadlocked); the pool keeps its other connections for reads and LISTEN.
+ * Transactions of units open at once, one per lane (the pool keeps its other connections for reads
+ * and LISTEN). A unit that names its lane (`Unit.lane`: a create payment names its terminal, whose
+ * connection row it locks; a webhook attempt its delivery) always runs in that lane's
+ * transactions, so units contending for one row are batched together instead of waiting for each
+ * other's commits, and units of other lanes do not wait behind that batch. Units without a lane
+ * run in the first lane in the order they were written: one written after another commits after
+ * it, as on SQLite.
  */
-export const RUNNERS = 1;
+export const RUNNERS = 4;
 /** How long a unit in a batch waits for a row another transaction holds before it runs alone. */
 export const BATCH_LOCK_TIMEOUT = "200ms";
+/** Runs of a unit alone after its batch, at most. */
+const ALONE_ATTEMPTS = 3;
 
 const UNIQUE_VIOLATION = "23505";
 const DEADLOCK = "40P01";
@@ -62,39 +68,49 @@ export type GroupCommitDeps = {
   observe: (units: number, ms: number) => void;
 };
 
-export function groupCommit(deps: GroupCommitDeps): GroupCommit {
-  const queue: Pending[] = [];
-  let scheduled = false;
-  let active = 0;
-  const idle: Array<() => void> = [];
+/** One lane: its queue, and whether its transaction is running. */
+type Lane = { queue: Pending[]; scheduled: boolean; running: boolean };
 
-  const schedule = (): void => {
-    if (scheduled || queue.length === 0 || active >= RUNNERS) return;
-    scheduled = true;
-    setImmediate(start);
+/** FNV-1a of a lane name: the same name always lands on the same runner. */
+function laneIndex(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % RUNNERS;
+}
+
+export function groupCommit(deps: GroupCommitDeps): GroupCommit {
+  const lanes: Lane[] = Array.from({ length: RUNNERS }, () => ({ queue: [], scheduled: false, running: false }));
+  const idle: Array<() => void> = [];
+  const quiet = () => lanes.every((l) => !l.running && !l.scheduled && l.queue.length === 0);
+
+  const schedule = (lane: Lane): void => {
+    if (lane.scheduled || lane.running || lane.queue.length === 0) return;
+    lane.scheduled = true;
+    setImmediate(() => start(lane));
   };
-  const start = (): void => {
-    scheduled = false;
-    while (active < RUNNERS && queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      active += 1;
-      void runBatch(deps, batch).finally(() => {
-        active -= 1;
-        if (active === 0 && queue.length === 0) for (const wake of idle.splice(0)) wake();
-        schedule();
-      });
-    }
+  const start = (lane: Lane): void => {
+    lane.scheduled = false;
+    const batch = lane.queue.splice(0, MAX_BATCH);
+    lane.running = true;
+    void runBatch(deps, batch).finally(() => {
+      lane.running = false;
+      schedule(lane);
+      if (quiet()) for (const wake of idle.splice(0)) wake();
+    });
   };
 
   return {
     write<T>(unit: Unit<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ unit: unit as Unit<unknown>, resolve: resolve as (v: unknown) => void, reject });
-        schedule();
+        // A unit naming its lane (the rows it will lock) joins that lane's runner; the others keep
+        // to the first, in the order they were written, as on SQLite.
+        const lane = lanes[unit.lane === undefined ? 0 : laneIndex(unit.lane)] as Lane;
+        lane.queue.push({ unit: unit as Unit<unknown>, resolve: resolve as (v: unknown) => void, reject });
+        schedule(lane);
       });
     },
     drain() {
-      if (active === 0 && queue.length === 0) return Promise.resolve();
+      if (quiet()) return Promise.resolve();
       return new Promise((resolve) => idle.push(resolve));
     },
   };
@@ -140,16 +156,26 @@ async function inSavepoint(tx: postgres.TransactionSql, scope: BatchScope, unit:
   }
 }
 
-/** The re-run of a unit whose first run hit a duplicate key or a deadlock: its own transaction, once. */
+/**
+ * The re-run of a unit whose run in a batch hit a duplicate key, a deadlock or a lock it waited
+ * too long for: its own transaction, where it waits as long as it takes; up to three times, since
+ * PostgreSQL may still pick it as a deadlock's victim (each time it was rolled back whole).
+ */
 async function alone(deps: GroupCommitDeps, p: Pending): Promise<void> {
-  const started = wallNowMs();
-  const scope = deps.openBatch();
-  try {
-    p.resolve(await deps.sql.begin((tx) => p.unit(scope.repos(tx))));
-  } catch (error) {
-    p.reject(error);
-  } finally {
-    deps.afterTransaction(scope);
-    deps.observe(1, wallNowMs() - started);
+  for (let attempt = 1; ; attempt++) {
+    const started = wallNowMs();
+    const scope = deps.openBatch();
+    try {
+      p.resolve(await deps.sql.begin((tx) => p.unit(scope.repos(tx))));
+      return;
+    } catch (error) {
+      if (attempt >= ALONE_ATTEMPTS || !isRerunnable(error)) {
+        p.reject(error);
+        return;
+      }
+    } finally {
+      deps.afterTransaction(scope);
+      deps.observe(1, wallNowMs() - started);
+    }
   }
 }
