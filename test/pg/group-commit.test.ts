@@ -23,6 +23,15 @@ async function store(): Promise<PgStore> {
   return s;
 }
 
+/** A promise and the function that resolves it: a test holds a unit open until it says so. */
+function gate(): [Promise<void>, () => void] {
+  let open = (): void => {};
+  const closed = new Promise<void>((r) => {
+    open = r;
+  });
+  return [closed, open];
+}
+
 /** Reads the connection until it comes from memory (the same frozen row twice: the LISTEN is confirmed). */
 async function cachedConnection(s: PgStore, id: string) {
   const until = Date.now() + 2_000;
@@ -46,10 +55,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
 
   it("a lane held open does not hold up units of other lanes; units without a lane commit in the order written", async () => {
     const s = await store();
-    let release = (): void => {};
-    const open = new Promise<void>((r) => {
-      release = r;
-    });
+    const [open, release] = gate();
     const held = s.write(
       inLane("terminal:T-1", async (tx) => {
         await tx.meta.set("held", "1");
@@ -160,10 +166,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     );
     // Each batch's first unit takes one row and waits until the other batch has taken the other.
     let arrived = 0;
-    let release = (): void => {};
-    const bothHold = new Promise<void>((r) => {
-      release = r;
-    });
+    const [bothHold, release] = gate();
     const hold = async () => {
       arrived += 1;
       if (arrived === 2) release();
@@ -214,14 +217,8 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
       expiresAtMs: 901_000,
       captured: null,
     });
-    let release = (): void => {};
-    const open = new Promise<void>((r) => {
-      release = r;
-    });
-    let inserted = (): void => {};
-    const aInserted = new Promise<void>((r) => {
-      inserted = r;
-    });
+    const [open, release] = gate();
+    const [aInserted, inserted] = gate();
     const aDone = a.write(async (tx) => {
       await seedPayment(tx, payment("pay_a", TERMINALS[0]!));
       inserted();
