@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
-import { inLane } from "../../src/store/store";
+import { inLane, type Repos } from "../../src/store/store";
 import { connectionRow, partnerRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
 import { partnersSqlite as seedPartners, paymentSqlite as seedPayment, terminalSqlite as seedTerminal } from "./links-world";
@@ -77,38 +77,36 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect(order).toEqual(["a", "b", "c"]);
   });
 
-  it("a unit that throws rolls back alone; the others of its transaction commit", async () => {
+  it.each([
+    [
+      "throws",
+      { message: "boom" },
+      async (_tx: Repos) => {
+        throw new Error("boom");
+      },
+    ],
+    // The link's partner does not exist: PostgreSQL refuses the row and aborts the unit's savepoint.
+    [
+      "whose statement fails (a foreign key), even when it caught the error itself",
+      { code: "23503" },
+      async (tx: Repos) => {
+        await tx.links.insert(LINK).catch(() => undefined);
+      },
+    ],
+  ] as const)("a unit that %s rolls back alone; the others of its transaction commit", async (_what, reason, fails) => {
     const s = await store();
     const results = await Promise.allSettled([
       s.write(inLane("one", (tx) => tx.meta.set("a", "1"))),
       s.write(
         inLane("one", async (tx) => {
           await tx.meta.set("b", "2");
-          throw new Error("boom");
+          await fails(tx);
         }),
       ),
       s.write(inLane("one", (tx) => tx.meta.set("c", "3"))),
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect([await s.q.meta.get("a"), await s.q.meta.get("b"), await s.q.meta.get("c")]).toEqual(["1", undefined, "3"]);
-  });
-
-  it("a unit whose statement fails (a foreign key) rolls back alone, even when it caught the error itself", async () => {
-    const s = await store();
-    const results = await Promise.allSettled([
-      s.write(inLane("one", (tx) => tx.meta.set("a", "1"))),
-      // The link's partner does not exist: PostgreSQL refuses the row and aborts the unit's savepoint.
-      s.write(
-        inLane("one", async (tx) => {
-          await tx.meta.set("b", "2");
-          await tx.links.insert(LINK).catch(() => undefined);
-          return "swallowed";
-        }),
-      ),
-      s.write(inLane("one", (tx) => tx.meta.set("c", "3"))),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "23503" });
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject(reason);
     expect([await s.q.meta.get("a"), await s.q.meta.get("b"), await s.q.meta.get("c")]).toEqual(["1", undefined, "3"]);
   });
 
