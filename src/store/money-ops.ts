@@ -1,4 +1,4 @@
-import type { ConnectionUsage, LinkSummaryRow, OperatorFilter, UsageWindows } from "./rows";
+import type { ConnectionTaken, ConnectionUsage, LinkSummaryRow, OperatorFilter, RoomTerms, UsageWindows } from "./rows";
 import type {
   AttemptRow,
   AttemptStatus,
@@ -58,13 +58,24 @@ export interface PaymentsOps {
   /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
   connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /**
-   * The same usage, read after locking the connection's row until the unit ends, so units checking
-   * its limits against a new charge run one at a time (docs/postgresql.md: PostgreSQL's SELECT …
-   * FOR UPDATE, then the read, pipelined in one round trip; SQLite's single writer already runs
-   * units one at a time, so there it is the plain read). Taken before the unit writes any payment:
-   * the totals' rows are locked by those writes, after this one.
+   * The same usage, read after locking the connection's row until the unit ends, so exact checks
+   * of its limits run one at a time (docs/postgresql.md: PostgreSQL's SELECT … FOR UPDATE, then the
+   * read, pipelined in one round trip; SQLite's single writer already runs units one at a time, so
+   * there it is the plain read), with the room running instances have reserved (docs/postgresql.md,
+   * "Connection limits across instances"): `others` by other instances, `own` by this one while it
+   * can still admit against it (both 0 on SQLite).
    */
-  lockedConnectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
+  lockedConnectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null, room: RoomTerms): Promise<ConnectionTaken>;
+  /**
+   * A create of `amount` admitted against this instance's reservation of the connection's room,
+   * without the lock: `true` when the reservation holds it (and now counts it), `false` when the
+   * exact check must decide. Always `false` on SQLite.
+   */
+  admitReserved(connectionId: string, amount: number, w: UsageWindows, room: RoomTerms): Promise<boolean>;
+  /** Takes back the room other instances reserved and have not used (under the connection lock); a no-op on SQLite. */
+  reclaimRoom(connectionId: string): Promise<void>;
+  /** Replaces this instance's reservation of the connection's room with `amount` (none at 0); a no-op on SQLite. */
+  reserveRoom(connectionId: string, amount: bigint, room: RoomTerms): Promise<void>;
   /** The same answer summed from the payments themselves, exactly: O(payments in the month). */
   connectionUsageByScan(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage>;
   /** Recomputes every total from the payments (a database made before the totals existed). */

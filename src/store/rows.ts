@@ -99,6 +99,12 @@ export type UsageWindows = { dayFromMs: number; weekFromMs: number; monthFromMs:
 
 export type ConnectionUsage = { day: bigint; week: bigint; month: bigint; window: bigint };
 
+/** A connection's usage with the room instances have reserved out of its limits (docs/postgresql.md). */
+export type ConnectionTaken = { usage: ConnectionUsage; others: bigint; own: bigint };
+
+/** What a reservation of room is valid for: the connection's limits as `terms`, and the app clock's now. */
+export type RoomTerms = { terms: string; nowMs: number };
+
 export type LinkStatus = "pending" | "launched" | "initiated" | "completed" | "expired" | "failed" | "cancelled";
 
 /** docs/contract.md#items-and-payername display item; `note` is null when it was not sent. */

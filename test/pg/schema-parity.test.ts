@@ -23,6 +23,10 @@ const FLAG = /CHECK\s*\(\s*(\w+)\s+IN\s*\(\s*0\s*,\s*1\s*\)\s*\)/gi;
 const flags = new Set(
   sqliteSchema.filter((o) => o.type === "table").flatMap((o) => [...(o.sql ?? "").matchAll(FLAG)].map((m) => `${o.name}.${m[1]}`)),
 );
+// PostgreSQL only (pg.PG_ONLY, docs/postgresql.md "Connection limits across instances"): what
+// several instances writing at once need and SQLite's single writer does not.
+const shared = (c: pg.PgTableColumn) => pg.inBothSchemas(c.table, c.column);
+
 const TYPES: Record<string, string> = { INTEGER: "bigint", TEXT: "text", REAL: "double precision" };
 
 /** What PostgreSQL must report for a SQLite column. A primary key column is NOT NULL there whether declared so or not. */
@@ -72,11 +76,19 @@ describe("product 22: src/store/postgres/schema.sql is schema.sql on PostgreSQL"
   });
 
   it("has the same tables", () => {
-    expect([...new Set(twice.columns.map((c) => c.table))].sort()).toEqual([...sqliteTables].sort());
+    expect([...new Set(twice.columns.filter(shared).map((c) => c.table))].sort()).toEqual([...sqliteTables].sort());
+  });
+
+  it("has its PostgreSQL-only tables and columns, and only those", () => {
+    const extra = twice.columns.filter((c) => !shared(c));
+    expect([...new Set(extra.map((c) => c.table))].sort()).toEqual(["connection_reservations", "connection_usage"]);
+    expect(extra.filter((c) => c.table === "connection_usage")).toEqual([
+      { table: "connection_usage", column: "shard", type: "bigint", notNull: true, pk: 4 },
+    ]);
   });
 
   it.each(sqliteTables)("%s: the same columns in the same order, NOT NULLs, primary key and types", (table) => {
-    const actual = twice.columns.filter((c) => c.table === table).map(({ table: _, ...c }) => c);
+    const actual = twice.columns.filter((c) => c.table === table && shared(c)).map(({ table: _, ...c }) => c);
     expect(actual).toEqual(sqliteColumns.filter((c) => c.table === table).map(expectedColumn));
   });
 

@@ -2,7 +2,7 @@ import type { ErrorCode } from "../../errors";
 import { MINUTE_MS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../checks/istanbul-time";
-import type { ConnectionRow } from "../../store/rows";
+import type { ConnectionRow, ConnectionTaken, ConnectionUsage, RoomTerms, UsageWindows } from "../../store/rows";
 
 export type ConnectionLimitCode = Extract<
   ErrorCode,
@@ -37,23 +37,71 @@ export async function exceededConnectionLimit(
   if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
     return null;
   }
-  // docs/postgresql.md: two instances must not both admit the charge that reaches a limit.
   const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
-  const usage = await q.payments.lockedConnectionUsage(
-    connection.id,
-    {
-      dayFromMs: startOfIstanbulDayMs(nowMs),
-      weekFromMs: startOfIstanbulWeekMs(nowMs),
-      monthFromMs: startOfIstanbulMonthMs(nowMs),
-      windowAfterMs,
-    },
-    exceptCode,
-  );
-  // Exact above 2^53 (docs/decisions.md, Hardening): usage is a BigInt, capped above every limit by the store.
-  const over = (used: bigint, max: number | null): boolean => max !== null && used + BigInt(amount) > BigInt(max);
-  if (over(usage.day, connection.dailyMax)) return "pos_daily_limit_exceeded";
-  if (over(usage.week, connection.weeklyMax)) return "pos_weekly_limit_exceeded";
-  if (over(usage.month, connection.monthlyMax)) return "pos_monthly_limit_exceeded";
-  if (hasWindow && over(usage.window, connection.windowMax)) return "pos_time_window_limit_exceeded";
+  const w: UsageWindows = {
+    dayFromMs: startOfIstanbulDayMs(nowMs),
+    weekFromMs: startOfIstanbulWeekMs(nowMs),
+    monthFromMs: startOfIstanbulMonthMs(nowMs),
+    windowAfterMs,
+  };
+  const room: RoomTerms = { terms: termsOf(connection), nowMs };
+  // docs/postgresql.md "Connection limits across instances": a create within this instance's
+  // reservation of the connection's room needs no lock and no totals (always the exact check on SQLite).
+  if (exceptCode === null && (await q.payments.admitReserved(connection.id, amount, w, room))) return null;
+  // Two instances must not both admit the charge that reaches a limit: the exact check runs under
+  // the connection's lock and counts what other instances have reserved. A create then replaces
+  // this instance's own reservation, so its own unused room is not counted against it.
+  let taken = await q.payments.lockedConnectionUsage(connection.id, w, exceptCode, room);
+  let { windows, reserved, exceeded } = judge(connection, taken, amount, exceptCode);
+  if (exceeded && taken.others > 0n) {
+    // Near the limit: the room other instances set aside and have not used is taken back first.
+    await q.payments.reclaimRoom(connection.id);
+    taken = await q.payments.lockedConnectionUsage(connection.id, w, exceptCode, room);
+    ({ windows, reserved, exceeded } = judge(connection, taken, amount, exceptCode));
+  }
+  if (exceeded) return exceeded.code;
+  if (exceptCode === null) {
+    const grant = reservationGrant(windows, reserved + BigInt(amount));
+    if (grant > 0n || taken.own > 0n) await q.payments.reserveRoom(connection.id, grant, room);
+  }
   return null;
 }
+
+type LimitedWindow = { code: ConnectionLimitCode; used: bigint; max: bigint };
+
+/** The exact check: the first limited window that usage, the reserved room and `amount` would pass. */
+function judge(connection: ConnectionRow, taken: ConnectionTaken, amount: number, exceptCode: string | null) {
+  const reserved = taken.others + (exceptCode === null ? 0n : taken.own);
+  const windows = limitedWindows(connection, taken.usage);
+  // Exact above 2^53 (docs/decisions.md, Hardening): usage is a BigInt, capped above every limit by the store.
+  const exceeded = windows.find((x) => x.used + reserved + BigInt(amount) > x.max);
+  return { windows, reserved, exceeded };
+}
+
+/** The limited windows with their usage, in the order they are checked (docs/errors.md, API errors). */
+function limitedWindows(c: ConnectionRow, usage: ConnectionUsage): LimitedWindow[] {
+  const all: [ConnectionLimitCode, bigint, number | null][] = [
+    ["pos_daily_limit_exceeded", usage.day, c.dailyMax],
+    ["pos_weekly_limit_exceeded", usage.week, c.weeklyMax],
+    ["pos_monthly_limit_exceeded", usage.month, c.monthlyMax],
+    ["pos_time_window_limit_exceeded", usage.window, c.windowMinutes === null ? null : c.windowMax],
+  ];
+  return all.filter(([, , max]) => max !== null).map(([code, used, max]) => ({ code, used, max: BigInt(max as number) }));
+}
+
+/**
+ * docs/postgresql.md: after an exact admission, the instance sets aside half of the room every
+ * limited window still has (`taken` = what others reserved plus this charge), so N instances share
+ * a connection's room without waiting for each other, and near a limit every check is exact again.
+ */
+export function reservationGrant(windows: readonly LimitedWindow[], taken: bigint): bigint {
+  let room: bigint | null = null;
+  for (const x of windows) {
+    const left = x.max - x.used - taken;
+    if (room === null || left < room) room = left;
+  }
+  return room === null || room <= 0n ? 0n : room / 2n;
+}
+
+/** The limits a reservation was granted under: one that changes voids it. */
+const termsOf = (c: ConnectionRow): string => `${c.dailyMax}/${c.weeklyMax}/${c.monthlyMax}/${c.windowMinutes}/${c.windowMax}`;

@@ -4,6 +4,7 @@ import type { Repos } from "../store";
 import type { Memo, PgCatalogCache } from "./catalog-cache-pg";
 import type { Pg } from "./pg";
 import { createPgRepos } from "./pg-repos";
+import type { RoomHolder } from "./room-reservations-pg";
 
 // The catalog reads of every request (key, partner, terminal, connection, PSP) served from memory
 // on PostgreSQL (catalog-cache-pg.ts), both outside units (`store.q`) and inside a batch of units
@@ -57,8 +58,8 @@ export function cachedReads(sql: postgres.Sql, box: SecretBox, cache: PgCatalogC
 }
 
 /** `store.q`: the pool, with the catalog reads from memory. */
-export function poolRepos(sql: postgres.Sql, box: SecretBox, reads: CachedReads): Repos {
-  const repos = createPgRepos(sql, box);
+export function poolRepos(sql: postgres.Sql, box: SecretBox, reads: CachedReads, holder: RoomHolder): Repos {
+  const repos = createPgRepos(sql, box, holder);
   return {
     ...repos,
     partners: { ...repos.partners, get: reads.partner },
@@ -75,7 +76,7 @@ export type BatchScope = {
 };
 
 /** One per transaction of units: the catalog reads from memory until the batch may have changed the catalog. */
-export function batchScope(box: SecretBox, reads: CachedReads): BatchScope {
+export function batchScope(box: SecretBox, reads: CachedReads, holder: RoomHolder): BatchScope {
   let changed = false;
   const bypass = () => changed;
   const marking = <G extends object>(name: CatalogGroup, group: G): G => {
@@ -94,7 +95,7 @@ export function batchScope(box: SecretBox, reads: CachedReads): BatchScope {
   return {
     changedCatalog: bypass,
     repos(tx) {
-      const repos = createPgRepos(tx, box);
+      const repos = createPgRepos(tx, box, holder);
       const out = { ...repos };
       for (const name of CATALOG_GROUPS) (out as Record<CatalogGroup, object>)[name] = marking(name, repos[name]);
       out.partners = { ...out.partners, get: reads.partner.through(repos.partners.get, bypass) };

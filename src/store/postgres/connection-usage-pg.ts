@@ -1,6 +1,7 @@
-import type { ConnectionUsage, UsageWindows } from "../rows";
+import type { ConnectionTaken, ConnectionUsage, RoomTerms, UsageWindows } from "../rows";
 import { USAGE_CAP } from "../sqlite/connection-usage-sql";
 import type { Pg } from "./pg";
+import { lockForExactCheck, reservedColumns, roomReservationsPg, type RoomHolder } from "./room-reservations-pg";
 
 // docs/seed.md#partners-terminals-and-connections connection-limit usage on PostgreSQL (issue 23): the translation of
 // sqlite/connection-usage-sql.ts, read from the running totals `connection_usage` that the
@@ -13,6 +14,9 @@ const SECOND_MS = 1000;
 type UsageText = Record<"day" | "week" | "month" | "partial" | "seconds" | "minutes" | "hours" | "days", string> & {
   ownAmount: number | null;
   ownCreatedAtMs: number | null;
+  /** With the reserved columns (the locked read): the other holders' unused room, and this holder's usable one. */
+  others?: string;
+  own?: string | null;
 };
 
 const capped = (n: bigint): bigint => (n > USAGE_CAP ? USAGE_CAP : n);
@@ -35,13 +39,13 @@ function windowRanges(firstMs: number) {
  * changing status between two reads (no single writer here) cannot be subtracted from totals
  * that no longer hold it.
  */
-async function readUsage(sql: Pg, c: string, w: UsageWindows, exceptCode: string | null): Promise<UsageText> {
+async function readUsage(sql: Pg, c: string, w: UsageWindows, exceptCode: string | null, reserved = sql``): Promise<UsageText> {
   const r = windowRanges(w.windowAfterMs + 1);
   // Bucket rows are capped to 2^56 before summing, as in SQLite, so no SUM can pass 2^63.
   const sum = (unit: string) =>
     sql`SELECT COALESCE(SUM(LEAST(amount, 72057594037927936)), 0)::text FROM connection_usage WHERE connection_id = ${c} AND unit = ${unit}`;
   const keyOf = (ms: number, unit: string) => sql`(SELECT k.key FROM kasa_usage_keys(${ms}::bigint) AS k WHERE k.unit = ${unit})`;
-  const rows = await sql<UsageText[]>`SELECT
+  const rows = await sql<UsageText[]>`SELECT ${reserved}
     (${sum("d")} AND key >= ${keyOf(w.dayFromMs, "d")}) AS day,
     (${sum("w")} AND key >= ${keyOf(w.weekFromMs, "w")}) AS week,
     (${sum("mo")} AND key >= ${keyOf(w.monthFromMs, "mo")}) AS month,
@@ -78,23 +82,30 @@ function usageOf(t: UsageText, w: UsageWindows): ConnectionUsage {
   });
 }
 
-export function connectionUsagePg(sql: Pg) {
+export function connectionUsagePg(sql: Pg, holder: RoomHolder) {
   return {
     /** docs/seed.md#partners-terminals-and-connections usage of a connection, by window, leaving out `exceptCode` (the payment being checked). */
     async connectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
       return usageOf(await readUsage(sql, connectionId, w, exceptCode), w);
     },
     /**
-     * The lock and the read go out together, in this order, on the unit's connection (postgres.js
+     * The locks and the read go out together, in this order, on the unit's connection (postgres.js
      * sends a query in the order its execution was asked for), and PostgreSQL runs them in turn: one
-     * round trip, and the read, whose snapshot is taken when it starts, runs only once the lock is
-     * held, so it sees every usage committed before it.
+     * round trip, and the read, whose snapshot is taken when it starts, runs only once the locks are
+     * held, so it sees every usage and reservation committed before it (room-reservations-pg.ts).
      */
-    async lockedConnectionUsage(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
-      const lock = sql`SELECT 1 FROM connections WHERE id = ${connectionId} FOR UPDATE`.execute();
-      const [, t] = await Promise.all([lock, readUsage(sql, connectionId, w, exceptCode)]);
-      return usageOf(t, w);
+    async lockedConnectionUsage(
+      connectionId: string,
+      w: UsageWindows,
+      exceptCode: string | null,
+      room: RoomTerms,
+    ): Promise<ConnectionTaken> {
+      const locks = lockForExactCheck(sql, connectionId, holder);
+      const read = readUsage(sql, connectionId, w, exceptCode, reservedColumns(sql, connectionId, holder, w, room));
+      const [t] = await Promise.all([read, ...locks]);
+      return { usage: usageOf(t, w), others: BigInt(t.others ?? "0"), own: BigInt(t.own ?? "0") };
     },
+    ...roomReservationsPg(sql, holder),
     /** The same answer summed from the payments themselves, exactly: O(payments in the month). */
     async connectionUsageByScan(connectionId: string, w: UsageWindows, exceptCode: string | null): Promise<ConnectionUsage> {
       const from = Math.min(w.dayFromMs, w.weekFromMs, w.monthFromMs, w.windowAfterMs + 1);

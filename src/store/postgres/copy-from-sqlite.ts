@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { inBothSchemas } from "./inspect";
 import { connectPg } from "./pg";
 import { migratePg } from "./pg-store";
 
@@ -73,7 +74,7 @@ async function copyInOneTransaction(sql: postgres.Sql, source: CopySource, pageS
       WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
       ORDER BY c.table_name, c.ordinal_position`;
     const target = new Map<string, PgColumn[]>();
-    for (const c of columns) target.set(c.table, [...(target.get(c.table) ?? []), c]);
+    for (const c of columns.filter((c) => inBothSchemas(c.table, c.column))) target.set(c.table, [...(target.get(c.table) ?? []), c]);
     assertSameTables(source, target);
 
     const nonEmpty: string[] = [];

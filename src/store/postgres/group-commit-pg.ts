@@ -44,9 +44,14 @@ const UNIQUE_VIOLATION = "23505";
 const DEADLOCK = "40P01";
 const LOCK_NOT_AVAILABLE = "55P03";
 
+const errorCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
+
+/** A unit of a batch left unrun after another unit's lock wait timed out (`runBatch`): it runs alone. */
+const NOT_RUN = Object.assign(new Error("not run in its batch: a lock it may need was held"), { code: LOCK_NOT_AVAILABLE });
+
 /** Errors after which the unit's own work was rolled back whole and running it again, alone, is right. */
 export const isRerunnable = (error: unknown): boolean => {
-  const code = (error as { code?: string } | null)?.code;
+  const code = errorCode(error);
   return code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
 };
 
@@ -126,7 +131,13 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> 
       // Sent with the first unit's savepoint, in the same write.
       void tx.unsafe(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`).execute();
       const results: Outcome[] = [];
-      for (const p of batch) results.push(await inSavepoint(tx, scope, p.unit));
+      for (const p of batch) {
+        // Once a lock was waited for in vain, the rows it needs stay held by a transaction that may
+        // itself wait for this one: the units not yet run go alone after the commit rather than
+        // each waiting out its own timeout here.
+        const held = results.some((o) => !o.ok && errorCode(o.error) === LOCK_NOT_AVAILABLE);
+        results.push(held ? { ok: false, error: NOT_RUN } : await inSavepoint(tx, scope, p.unit));
+      }
       return results;
     });
   } catch (error) {
@@ -137,14 +148,16 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> 
     deps.afterTransaction(scope);
   }
   deps.observe(batch.length, wallNowMs() - started);
-  const reruns: Promise<void>[] = [];
+  const reruns: Pending[] = [];
   for (const [i, p] of batch.entries()) {
     const o = outcomes[i] as Outcome;
     if (o.ok) p.resolve(o.value);
-    else if (isRerunnable(o.error)) reruns.push(alone(deps, p));
+    else if (isRerunnable(o.error)) reruns.push(p);
     else p.reject(o.error);
   }
-  await Promise.all(reruns);
+  // One after another, in the lane: what the first re-run sets up (a reservation of a connection's
+  // room, docs/postgresql.md) serves the next, where at once they would queue on the same rows.
+  for (const p of reruns) await alone(deps, p);
 }
 
 async function inSavepoint(tx: postgres.TransactionSql, scope: BatchScope, unit: Unit<unknown>): Promise<Outcome> {

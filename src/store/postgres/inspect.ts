@@ -7,6 +7,17 @@ import schemaSql from "./schema.sql" with { type: "text" };
 // src/store/sqlite/inspect.ts; these answer in the same shapes so a test can compare the two.
 
 /** One column of a kasa table; `pk` is the 1-based place in the primary key, 0 outside it (as SQLite's table_info). */
+/**
+ * docs/postgresql.md "Connection limits across instances": what several instances writing at once
+ * need and SQLite's single writer does not. Everything else in the two schemas is the same
+ * (test/pg/schema-parity.test.ts); a copy from SQLite leaves these empty or at their default.
+ */
+export const PG_ONLY = { tables: ["connection_reservations"], columns: ["connection_usage.shard"] } as const;
+
+/** Whether a table's column exists in both schemas (not in PG_ONLY). */
+export const inBothSchemas = (table: string, column: string): boolean =>
+  !(PG_ONLY.tables as readonly string[]).includes(table) && !(PG_ONLY.columns as readonly string[]).includes(`${table}.${column}`);
+
 export type PgTableColumn = { table: string; column: string; type: string; notNull: boolean; pk: number };
 
 /**
@@ -133,4 +144,14 @@ export async function tableRows(sql: Sql, table: string): Promise<Array<Record<s
 export async function dropAttemptRoutes(sql: Sql): Promise<void> {
   await sql`ALTER TABLE payment_attempts DROP COLUMN terminal_id, DROP COLUMN connection_id`;
   await sql`UPDATE meta SET value = 'before-issue-29' WHERE key = 'pg_schema'`;
+}
+
+/** docs/postgresql.md "Connection limits across instances": each running instance's reservation of a connection's room. */
+export async function connectionReservations(
+  sql: Sql,
+  connectionId: string,
+): Promise<Array<{ holder: string; amount: number; used: number }>> {
+  const rows = await sql<Array<{ holder: string; amount: string; used: string }>>`
+    SELECT holder, amount::text, used::text FROM connection_reservations WHERE connection_id = ${connectionId} ORDER BY holder`;
+  return rows.map((r) => ({ holder: r.holder, amount: Number(r.amount), used: Number(r.used) }));
 }

@@ -3,6 +3,7 @@ import type { NewPayment, PaymentRow, PaymentStatus } from "../rows-money";
 import type { PaymentsOps } from "../money-ops";
 import { connectionUsagePg } from "./connection-usage-pg";
 import type { Pg } from "./pg";
+import { NO_HOLDER, type RoomHolder } from "./room-reservations-pg";
 
 // Payments on PostgreSQL (issue 23): the translation of sqlite/payments-sql.ts. Every status change
 // is one conditional UPDATE naming the states it may leave, so it stays atomic without the single
@@ -45,7 +46,7 @@ const DEFAULTS = {
   capturedAtMs: null,
 } as const;
 
-export function paymentsPg(sql: Pg): PaymentsOps {
+export function paymentsPg(sql: Pg, holder: RoomHolder = NO_HOLDER): PaymentsOps {
   const columns = sql.unsafe(COLUMNS);
   const one = async (where: PendingQuery<Row[]>) => toRow((await sql<Raw[]>`SELECT ${columns} FROM payments WHERE ${where}`)[0]);
   /** `SET …` on one payment if it is in `from`; `true` when it moved. */
@@ -73,7 +74,7 @@ export function paymentsPg(sql: Pg): PaymentsOps {
           ${p.paymentRef}, ${p.expiresAtMs}, ${p.createdAtMs}, ${p.createdAtMs})`;
       return { ...p, ...DEFAULTS, updatedAtMs: p.createdAtMs };
     },
-    ...connectionUsagePg(sql),
+    ...connectionUsagePg(sql, holder),
     markThreeDStarted: (code, from, c, atMs) =>
       update(
         code,

@@ -14,6 +14,7 @@ import { panelPg } from "./panel-pg";
 import { apiKeysPg, partnersPg } from "./partners-pg";
 import type { Pg } from "./pg";
 import { paymentsPg } from "./payments-pg";
+import { NO_HOLDER, type RoomHolder } from "./room-reservations-pg";
 import { reconcilePg } from "./reconcile-pg";
 import { refundsPg } from "./refunds-pg";
 import { secretsPg } from "./secrets-pg";
@@ -26,8 +27,10 @@ import { webhooksPg } from "./webhooks-pg";
 /**
  * Every named operation on PostgreSQL, bound to `sql`: the pool for `store.q`, a unit's own
  * transaction for `tx`. The compiler checks it is the whole declared interface (src/store/store.ts).
+ * `holder` is the running instance that reserves room of connections' limits for its creates
+ * (room-reservations-pg.ts); without one, every limit check is the exact one.
  */
-export function createPgRepos(sql: Pg, box: SecretBox): Repos {
+export function createPgRepos(sql: Pg, box: SecretBox, holder: RoomHolder = NO_HOLDER): Repos {
   return {
     meta: metaPg(sql),
     secrets: secretsPg(sql, box),
@@ -39,7 +42,7 @@ export function createPgRepos(sql: Pg, box: SecretBox): Repos {
     webhookTail: webhookTailPg(sql),
     links: linksPg(sql),
     linkCheckout: linkCheckoutPg(sql),
-    payments: paymentsPg(sql),
+    payments: paymentsPg(sql, holder),
     attempts: attemptsPg(sql),
     bank: bankPg(sql),
     operator: operatorPg(sql),

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
 import type { OpenOptions, Store, Unit } from "../store";
@@ -6,6 +6,7 @@ import { connectPg } from "./pg";
 import { invariantFindingsPg } from "./maintenance-pg";
 import { pgCatalogCache } from "./catalog-cache-pg";
 import { createPgRepos } from "./pg-repos";
+import type { RoomHolder } from "./room-reservations-pg";
 import { groupCommit } from "./group-commit-pg";
 import { batchScope, cachedReads, poolRepos } from "./cached-repos-pg";
 import schemaSql from "./schema.sql" with { type: "text" };
@@ -78,11 +79,13 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const stats = { batches: 0, units: 0 };
   const cache = pgCatalogCache(sql);
   const reads = cachedReads(sql, box, cache);
+  // docs/postgresql.md "Connection limits across instances": this instance's reservations of room.
+  const holder: RoomHolder = { id: randomUUID(), hints: new Map() };
   let observer: ((units: number, ms: number) => void) | undefined;
   let closed = false;
   const units = groupCommit({
     sql,
-    openBatch: () => batchScope(box, reads),
+    openBatch: () => batchScope(box, reads, holder),
     // This instance's own change is seen by its next read, before any notification comes.
     afterTransaction: (batch) => {
       if (batch.changedCatalog()) cache.invalidate();
@@ -96,7 +99,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   return {
     kind: "postgres",
     shared: true,
-    q: poolRepos(sql, box, reads),
+    q: poolRepos(sql, box, reads, holder),
     stats,
     observeBatches(o) {
       observer = o;

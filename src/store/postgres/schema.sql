@@ -309,12 +309,50 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
 
 -- Running totals behind the docs/seed.md#partners-terminals-and-connections connection limits (issue 17); see schema.sql for the units.
 -- Kept by the triggers below, in the transaction of every insert and status change of a payment.
+-- PostgreSQL only (issue 37, docs/postgresql.md "Connection limits across instances"): `shard`
+-- splits a bucket into rows per writing session (its backend pid mod 16), so two instances'
+-- transactions adding to one connection's totals do not wait for each other's COMMIT on one row.
+-- A total is the sum over the shards; SQLite's single writer needs no such split.
 CREATE TABLE IF NOT EXISTS connection_usage (
   connection_id text COLLATE "C" NOT NULL,
   unit          text COLLATE "C" NOT NULL CHECK (unit IN ('s', 'm', 'h', 'd', 'w', 'mo')),
   key           bigint NOT NULL,
   amount        bigint NOT NULL,
-  PRIMARY KEY (connection_id, unit, key)
+  shard         bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (connection_id, unit, key, shard)
+);
+-- A database made before the shards: the column, then the key that includes it.
+ALTER TABLE connection_usage ADD COLUMN IF NOT EXISTS shard bigint NOT NULL DEFAULT 0;
+DO $$
+BEGIN
+  IF (SELECT array_length(i.indkey, 1) FROM pg_index AS i
+      WHERE i.indrelid = 'connection_usage'::regclass AND i.indisprimary) = 3 THEN
+    ALTER TABLE connection_usage DROP CONSTRAINT connection_usage_pkey;
+    ALTER TABLE connection_usage ADD PRIMARY KEY (connection_id, unit, key, shard);
+  END IF;
+END $$;
+
+-- PostgreSQL only (issue 37, docs/postgresql.md "Connection limits across instances"): room of a
+-- connection's limits that one running instance (`holder`) has set aside for its own creates.
+-- `amount` was granted under the connection lock with every total and every other reservation
+-- counted; `used` grows in the transaction of each create admitted against it. Until it expires
+-- (`expires_at_ms`, the database's clock) every other check counts `amount - used` as taken. The
+-- grant holds only for the limits it was granted under (`terms`), from its app-clock instant
+-- `granted_at_ms`, within the same Istanbul day, week and month.
+-- The database's clock in epoch milliseconds: reservations expire on it, so instances whose own
+-- clocks disagree still agree on which have expired.
+CREATE OR REPLACE FUNCTION kasa_clock_ms() RETURNS bigint
+LANGUAGE sql VOLATILE AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+
+CREATE TABLE IF NOT EXISTS connection_reservations (
+  connection_id text COLLATE "C" NOT NULL,
+  holder        text COLLATE "C" NOT NULL,
+  amount        bigint NOT NULL,
+  used          bigint NOT NULL,
+  terms         text COLLATE "C" NOT NULL,
+  granted_at_ms bigint NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  PRIMARY KEY (connection_id, holder)
 );
 
 -- The six buckets a payment created at `ms` falls in: the same numbers as schema.sql's triggers.
@@ -333,16 +371,18 @@ LANGUAGE sql IMMUTABLE AS $$
   ) AS k (unit, key)
 $$;
 
--- Adds `delta` to a payment's six buckets, clamped to ±2^62 as in SQLite: no sum can overflow, and
--- any total past 2^53 is over every limit anyway. PL/pgSQL, not SQL (issue 37): called from a
+-- Adds `delta` to a payment's six buckets in this session's shard, clamped to ±2^62 as in SQLite:
+-- no sum can overflow, and any total past 2^53 is over every limit anyway. A shard may hold a
+-- negative amount (a status change made by another session than the insert): only the sum over
+-- the shards is a total. PL/pgSQL, not SQL (issue 37): called from a
 -- trigger, a SQL function planned its INSERT anew on every payment (two thirds of an insert's
 -- time); PL/pgSQL keeps the plan for the session.
 CREATE OR REPLACE FUNCTION kasa_add_usage(conn text, created_ms bigint, delta bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO connection_usage AS u (connection_id, unit, key, amount)
-  SELECT conn, k.unit, k.key, delta FROM kasa_usage_keys(created_ms) AS k
-  ON CONFLICT (connection_id, unit, key)
+  INSERT INTO connection_usage AS u (connection_id, unit, key, amount, shard)
+  SELECT conn, k.unit, k.key, delta, pg_backend_pid() % 16 FROM kasa_usage_keys(created_ms) AS k
+  ON CONFLICT (connection_id, unit, key, shard)
   DO UPDATE SET amount = GREATEST(LEAST(u.amount::numeric + EXCLUDED.amount, 4611686018427387904), -4611686018427387904)::bigint;
 END $$;
 

@@ -1,5 +1,5 @@
 import type { Db } from "./db-types";
-import type { ConnectionUsage, UsageWindows } from "../rows";
+import type { ConnectionTaken, ConnectionUsage, UsageWindows } from "../rows";
 
 // docs/seed.md#partners-terminals-and-connections connection-limit usage read from the running totals of `connection_usage` (issue 17),
 // which triggers in schema.sql keep in the same transaction as every payment insert and status
@@ -141,8 +141,18 @@ export function connectionUsageSql(db: Db) {
   };
   return {
     ...ops,
-    /** SQLite's single writer runs one unit at a time: there is no row to lock (store.ts). */
-    lockedConnectionUsage: ops.connectionUsage,
+    /**
+     * SQLite's single writer runs one unit at a time: there is no row to lock, and no other
+     * instance to reserve room from (store.ts), so every check is the exact one.
+     */
+    lockedConnectionUsage: (connectionId: string, w: UsageWindows, exceptCode: string | null): ConnectionTaken => ({
+      usage: ops.connectionUsage(connectionId, w, exceptCode),
+      others: 0n,
+      own: 0n,
+    }),
+    admitReserved: (): boolean => false,
+    reclaimRoom: (): void => {},
+    reserveRoom: (): void => {},
   };
 }
 
