@@ -192,6 +192,39 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect([await a.q.meta.get("x"), await a.q.meta.get("y")].sort()).toEqual(["a", "b"]);
   });
 
+  it("after one unit's lock wait times out, the rest of its batch runs alone after the commit instead of each waiting out 200 ms", async () => {
+    const db = await freshDatabase(inject("pgUrl"));
+    closers.push(() => db.drop());
+    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    await a.write((tx) => tx.meta.set("held", "0"));
+    const [open, release] = gate();
+    const [holding, held] = gate();
+    const holder = b.write(
+      inLane("one", async (tx) => {
+        await tx.meta.set("held", "b");
+        held();
+        await open;
+      }),
+    );
+    await holding;
+    const batches: number[] = [];
+    a.observeBatches((units, ms) => {
+      if (units === 10) batches.push(ms);
+    });
+    const units = Promise.all(Array.from({ length: 10 }, (_, i) => a.write(inLane("one", (tx) => tx.meta.set("held", `a${i}`)))));
+    await new Promise((r) => setTimeout(r, 2_500));
+    release();
+    await Promise.all([holder, units]);
+    // Ten units each waiting 200 ms in turn would have kept the batch open 2 s.
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toBeLessThan(1_000);
+    expect(await a.q.meta.get("held")).toBe("a9");
+  });
+
   it("a payment on one connection never waits for another instance's open transaction on another connection (the metric counts are taken at commit)", async () => {
     const db = await freshDatabase(inject("pgUrl"));
     closers.push(() => db.drop());
