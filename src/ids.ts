@@ -77,3 +77,6 @@ export const hashSessionId = (id: Sensitive<string>): string => createHash("sha2
 
 /** Keys are stored and looked up only as SHA-256 (docs/contract.md, Identifiers and formats). */
 export const hashApiKey = (key: Sensitive<string>): string => createHash("sha256").update(key.reveal()).digest("hex");
+
+/** docs/postgresql.md "Connection limits across instances": one store's holder id for its reservations of room. */
+export const roomHolderId = (): string => `hold_${randomBase32(16)}`;

@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { exceededConnectionLimit } from "../../src/domain/payments/connection-limits";
-import { connectionReservations } from "../../src/store/postgres/inspect";
+import { connectionReservations, holdExactCheckLock } from "../../src/store/postgres/inspect";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import type { ConnectionRow } from "../../src/store/rows";
 import { inLane } from "../../src/store/store";
@@ -35,6 +35,15 @@ async function database(limits: Partial<ConnectionRow> = { dailyMax: LIMIT_CREAT
     await tx.catalog.upsertTerminal(terminalRow({ id: "t1", partnerId: "p1", connectionId: "c1" }));
   });
   return { url: db.url, sql, first };
+}
+
+/** A promise and the function that resolves it. */
+function gate(): [Promise<void>, () => void] {
+  let open = (): void => {};
+  const closed = new Promise<void>((r) => {
+    open = r;
+  });
+  return [closed, open];
 }
 
 const closed = new Set<PgStore>();
@@ -91,24 +100,17 @@ const admitted = (answers: readonly string[]) => answers.filter((a) => a.startsW
 
 describe("issue 37: per-instance reservations of a connection's room (docs/postgresql.md)", () => {
   it("a create within the instance's reservation does not wait for the connection lock another transaction holds", async () => {
-    const { url, sql, first } = await database();
+    const { sql, first } = await database();
     expect(await create(first)).toMatch(/^pay_/); // the exact check, which reserves half the room left
-    const other = await instance(url);
-    let release = (): void => {};
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    const locking = sql.begin(async (tx) => {
-      // The exact check's lock (room-reservations-pg.ts), held as another instance's batch holds it.
-      await tx`SELECT 1 FROM connections WHERE id = 'c1' FOR NO KEY UPDATE`;
-      await held;
-    });
-    await new Promise((r) => setTimeout(r, 50));
+    // The exact check's lock, held as another instance's batch holds it.
+    const [until, release] = gate();
+    const [holding, held] = gate();
+    const locking = holdExactCheckLock(sql, "c1", held, until);
+    await holding;
     const answer = await Promise.race([create(first), new Promise((r) => setTimeout(() => r("waited"), 1_500))]);
     release();
     await locking;
     expect(answer).toMatch(/^pay_/);
-    await other.close();
   });
 
   it("three instances racing 40 creates on a connection admitting 10 admit exactly 10, and the totals equal the scan", async () => {

@@ -155,3 +155,12 @@ export async function connectionReservations(
     SELECT holder, amount::text, used::text FROM connection_reservations WHERE connection_id = ${connectionId} ORDER BY holder`;
   return rows.map((r) => ({ holder: r.holder, amount: Number(r.amount), used: Number(r.used) }));
 }
+
+/** Holds the lock the exact check of a connection's limits takes (room-reservations-pg.ts) until `until` settles. */
+export async function holdExactCheckLock(sql: Sql, connectionId: string, held: () => void, until: Promise<void>): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT 1 FROM connections WHERE id = ${connectionId} FOR NO KEY UPDATE`;
+    held();
+    await until;
+  });
+}

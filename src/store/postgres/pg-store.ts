@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
+import { roomHolderId } from "../../ids";
 import type postgres from "postgres";
 import { MasterKeyError, secretBox, type SecretBox } from "../secret-box";
 import type { OpenOptions, Store, Unit } from "../store";
@@ -80,7 +81,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const cache = pgCatalogCache(sql);
   const reads = cachedReads(sql, box, cache);
   // docs/postgresql.md "Connection limits across instances": this instance's reservations of room.
-  const holder: RoomHolder = { id: randomUUID(), hints: new Map() };
+  const holder: RoomHolder = { id: roomHolderId(), hints: new Map() };
   let observer: ((units: number, ms: number) => void) | undefined;
   let closed = false;
   const units = groupCommit({

@@ -1,3 +1,4 @@
+import { wallNowMs } from "../../clock";
 import type { RoomTerms, UsageWindows } from "../rows";
 import type { Pg } from "./pg";
 
@@ -69,7 +70,7 @@ export function roomReservationsPg(sql: Pg, holder: RoomHolder) {
   return {
     async admitReserved(connectionId: string, amount: number, w: UsageWindows, room: RoomTerms): Promise<boolean> {
       const hint = holder.hints?.get(connectionId);
-      if (hint === undefined || hint.terms !== room.terms || Date.now() >= hint.usableUntilMs) return false;
+      if (hint === undefined || hint.terms !== room.terms || wallNowMs() >= hint.usableUntilMs) return false;
       const rows = await sql`UPDATE connection_reservations SET used = used + ${amount}::bigint
         WHERE connection_id = ${connectionId} AND holder = ${holder.id} AND amount - used >= ${amount}::bigint
           AND ${usable(sql, w, room)}`;
@@ -94,7 +95,7 @@ export function roomReservationsPg(sql: Pg, holder: RoomHolder) {
         await sql`DELETE FROM connection_reservations WHERE connection_id = ${connectionId} AND holder = ${holder.id}`;
         return;
       }
-      holder.hints.set(connectionId, { terms: room.terms, usableUntilMs: Date.now() + RESERVATION_TTL_MS - RESERVATION_MARGIN_MS });
+      holder.hints.set(connectionId, { terms: room.terms, usableUntilMs: wallNowMs() + RESERVATION_TTL_MS - RESERVATION_MARGIN_MS });
       await sql`INSERT INTO connection_reservations (connection_id, holder, amount, used, terms, granted_at_ms, expires_at_ms)
         VALUES (${connectionId}, ${holder.id}, ${amount.toString()}::bigint, 0, ${room.terms}, ${room.nowMs}::bigint,
           kasa_clock_ms() + ${RESERVATION_TTL_MS}::bigint)
