@@ -28,6 +28,13 @@ import type { LoginFailuresOps, PanelAuditOps, PanelOps, PanelSessionsOps, Panel
  */
 export type Unit<T> = ((tx: Repos) => Promise<T>) & { lane?: string };
 
+/**
+ * The lane of a unit that normally locks no row another unit of its kind needs, such as a create
+ * payment admitted within its runner's reservation of the connection's room (docs/postgresql.md,
+ * "Connection limits across instances"): on PostgreSQL it joins the least busy runner.
+ */
+export const ANY_LANE = "*";
+
 /** A unit that will lock what `lane` names (see `Unit`). */
 export const inLane = <T>(lane: string, unit: (tx: Repos) => Promise<T>): Unit<T> => Object.assign(unit, { lane });
 

@@ -6,7 +6,7 @@ import { migrateToPostgresCommand } from "../../cli/commands/migrate-to-postgres
 import { ManualClock } from "../../src/clock";
 import { DAY_MS } from "../../src/limits";
 import { copyFromSqlite, openCopyTarget } from "../../src/store/postgres/copy-from-sqlite";
-import { inBothSchemas, tableRows as pgTableRows } from "../../src/store/postgres/inspect";
+import { inBothSchemas, neverAnalyzed, tableRows as pgTableRows } from "../../src/store/postgres/inspect";
 import { connectPg } from "../../src/store/postgres/pg";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import { MasterKeyError } from "../../src/store/secret-box";
@@ -274,6 +274,24 @@ describe("product 22: kasa migrate-to-postgres", () => {
       await sql.end();
     }
     expect(await pgDump(url, Object.keys(source))).toEqual(source);
+  });
+
+  it("analyzes the tables it filled and leaves an empty one unanalyzed, so the planner does not take it for empty for good", async () => {
+    // A new file: the catalog is empty too, only the schema's own rows are there.
+    const fresh = await openSqliteStore(file, { masterKey: KEY });
+    await fresh.close();
+    const url = await database();
+    const report = await runJson<Report>(migrateToPostgresCommand, ["--from", file, "--to", url]);
+    const sql = connectPg(url, 1);
+    try {
+      const never = await neverAnalyzed(sql);
+      expect(never).toContain("payments");
+      const filled = report.tables.filter((t) => t.rows > 0).map((t) => t.table);
+      expect(filled.length).toBeGreaterThan(0);
+      expect(filled.filter((t) => never.includes(t))).toEqual([]);
+    } finally {
+      await sql.end();
+    }
   });
 
   it("copies one snapshot of the file: a row a running server writes after the read began is not in the copy", async () => {

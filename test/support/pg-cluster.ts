@@ -122,7 +122,7 @@ export async function startPgCluster(options: { durable?: boolean } = {}): Promi
     // take it in between, so a start that fails is tried again on a new port.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=on ${commits}`;
+      const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=on ${commits} ${process.env.PG_EXTRA ?? ""}`;
       const start = await runPg(bin, "pg_ctl", ["start", "-w", "-t", "60", "-D", data, "-l", log, "-o", options], dir);
       if (start.code === 0) return running(bin, dir, data, port, removeDir);
       if (attempt === 3) throw new Error(`pg_ctl start failed on port ${port}:\n${start.output}\n${logTail(log)}`);

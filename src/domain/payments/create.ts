@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps";
 import { fail } from "../../errors";
 import { THREE_D_WINDOW_EXTENDED_MS, THREE_D_WINDOW_STANDARD_MS } from "../../limits";
-import { inLane, type Repos } from "../../store/store";
+import { ANY_LANE, inLane, type Repos } from "../../store/store";
 import { assertAcceptingPayments } from "../acceptance/service";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { ownedTerminal, resolveTerminal } from "../installments/service";
@@ -45,9 +45,7 @@ export async function createApiPayment(deps: Deps, partner: PartnerRow, body: Cr
     description: body.description ?? null,
     returnUrl: returnUrl.url,
   };
-  return deps.store.write(
-    inLane(`terminal:${request.terminalId}`, (tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api")),
-  );
+  return deps.store.write(inLane(ANY_LANE, (tx) => createInUnit(tx, deps, partner, request, deps.clock.nowMs(), "api")));
 }
 
 export type PanelPaymentInput = Omit<PaymentRequest, "returnUrl">;
@@ -64,9 +62,7 @@ export async function createPanelPayment(
   input: PanelPaymentInput,
   returnUrl: string,
 ): Promise<CreateOutcome> {
-  return deps.store.write(
-    inLane(`terminal:${input.terminalId}`, (tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel")),
-  );
+  return deps.store.write(inLane(ANY_LANE, (tx) => createInUnit(tx, deps, partner, { ...input, returnUrl }, deps.clock.nowMs(), "panel")));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import { wallNowMs } from "../../clock";
-import type { Unit } from "../store";
+import { ANY_LANE, type Unit } from "../store";
 import type { BatchScope } from "./cached-repos-pg";
 
 // Group commit on PostgreSQL (issue 37, docs/postgresql.md "Group commit"): the units of work queued
@@ -66,8 +66,8 @@ export type GroupCommit = {
 
 export type GroupCommitDeps = {
   sql: postgres.Sql;
-  /** The repos of one transaction's units (cached-repos-pg.ts). */
-  openBatch: () => BatchScope;
+  /** The repos of one transaction's units on runner `runner` (0 to RUNNERS - 1; cached-repos-pg.ts). */
+  openBatch: (runner: number) => BatchScope;
   /** After every transaction, committed or not: the catalog cache forgets what it may have changed. */
   afterTransaction: (batch: BatchScope) => void;
   observe: (units: number, ms: number) => void;
@@ -88,6 +88,16 @@ export function groupCommit(deps: GroupCommitDeps): GroupCommit {
   const idle: Array<() => void> = [];
   const quiet = () => lanes.every((l) => !l.running && !l.scheduled && l.queue.length === 0);
 
+  /** The runner whose next transaction starts soonest: the shortest queue, an idle one first. */
+  const leastBusy = (): number => {
+    let best = 0;
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (const [i, l] of lanes.entries()) {
+      const score = 2 * l.queue.length + (l.running ? 1 : 0);
+      if (score < bestScore) [best, bestScore] = [i, score];
+    }
+    return best;
+  };
   const schedule = (lane: Lane): void => {
     if (lane.scheduled || lane.running || lane.queue.length === 0) return;
     lane.scheduled = true;
@@ -97,7 +107,7 @@ export function groupCommit(deps: GroupCommitDeps): GroupCommit {
     lane.scheduled = false;
     const batch = lane.queue.splice(0, MAX_BATCH);
     lane.running = true;
-    void runBatch(deps, batch).finally(() => {
+    void runBatch(deps, batch, lanes.indexOf(lane)).finally(() => {
       lane.running = false;
       schedule(lane);
       if (quiet()) for (const wake of idle.splice(0)) wake();
@@ -109,7 +119,7 @@ export function groupCommit(deps: GroupCommitDeps): GroupCommit {
       return new Promise<T>((resolve, reject) => {
         // A unit naming its lane (the rows it will lock) joins that lane's runner; the others keep
         // to the first, in the order they were written, as on SQLite.
-        const lane = lanes[unit.lane === undefined ? 0 : laneIndex(unit.lane)] as Lane;
+        const lane = lanes[unit.lane === undefined ? 0 : unit.lane === ANY_LANE ? leastBusy() : laneIndex(unit.lane)] as Lane;
         lane.queue.push({ unit: unit as Unit<unknown>, resolve: resolve as (v: unknown) => void, reject });
         schedule(lane);
       });
@@ -122,9 +132,9 @@ export function groupCommit(deps: GroupCommitDeps): GroupCommit {
 }
 
 /** One transaction for the batch; every pending unit is settled when it returns, never rejects. */
-async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> {
+async function runBatch(deps: GroupCommitDeps, batch: Pending[], runner: number): Promise<void> {
   const started = wallNowMs();
-  const scope = deps.openBatch();
+  const scope = deps.openBatch(runner);
   let outcomes: Outcome[];
   try {
     outcomes = await deps.sql.begin(async (tx) => {
@@ -157,7 +167,7 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[]): Promise<void> 
   }
   // One after another, in the lane: what the first re-run sets up (a reservation of a connection's
   // room, docs/postgresql.md) serves the next, where at once they would queue on the same rows.
-  for (const p of reruns) await alone(deps, p);
+  for (const p of reruns) await alone(deps, p, runner);
 }
 
 async function inSavepoint(tx: postgres.TransactionSql, scope: BatchScope, unit: Unit<unknown>): Promise<Outcome> {
@@ -174,10 +184,10 @@ async function inSavepoint(tx: postgres.TransactionSql, scope: BatchScope, unit:
  * too long for: its own transaction, where it waits as long as it takes; up to three times, since
  * PostgreSQL may still pick it as a deadlock's victim (each time it was rolled back whole).
  */
-async function alone(deps: GroupCommitDeps, p: Pending): Promise<void> {
+async function alone(deps: GroupCommitDeps, p: Pending, runner: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const started = wallNowMs();
-    const scope = deps.openBatch();
+    const scope = deps.openBatch(runner);
     try {
       p.resolve(await deps.sql.begin((tx) => p.unit(scope.repos(tx))));
       return;

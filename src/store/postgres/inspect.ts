@@ -164,3 +164,11 @@ export async function holdExactCheckLock(sql: Sql, connectionId: string, held: (
     await until;
   });
 }
+
+/** The tables ANALYZE (or VACUUM) never ran on: PostgreSQL's `reltuples` is still -1. */
+export async function neverAnalyzed(sql: Sql): Promise<string[]> {
+  const rows = await sql<Array<{ name: string }>>`
+    SELECT relname AS name FROM pg_class
+    WHERE relnamespace = to_regnamespace(current_schema())::oid AND relkind = 'r' AND reltuples < 0 ORDER BY relname`;
+  return rows.map((r) => r.name);
+}

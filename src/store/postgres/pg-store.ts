@@ -8,7 +8,7 @@ import { invariantFindingsPg } from "./maintenance-pg";
 import { pgCatalogCache } from "./catalog-cache-pg";
 import { createPgRepos } from "./pg-repos";
 import type { RoomHolder } from "./room-reservations-pg";
-import { groupCommit } from "./group-commit-pg";
+import { RUNNERS, groupCommit } from "./group-commit-pg";
 import { batchScope, cachedReads, poolRepos } from "./cached-repos-pg";
 import schemaSql from "./schema.sql" with { type: "text" };
 
@@ -80,13 +80,16 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   const stats = { batches: 0, units: 0 };
   const cache = pgCatalogCache(sql);
   const reads = cachedReads(sql, box, cache);
-  // docs/postgresql.md "Connection limits across instances": this instance's reservations of room.
-  const holder: RoomHolder = { id: roomHolderId(), hints: new Map() };
+  // docs/postgresql.md "Connection limits across instances": each runner of this instance holds
+  // its own reservations of room, so creates on one connection in two runners' transactions do
+  // not wait for each other on one reservation row.
+  const instance = roomHolderId();
+  const holders: RoomHolder[] = Array.from({ length: RUNNERS }, (_, i) => ({ id: `${instance}/${i}`, hints: new Map() }));
   let observer: ((units: number, ms: number) => void) | undefined;
   let closed = false;
   const units = groupCommit({
     sql,
-    openBatch: () => batchScope(box, reads, holder),
+    openBatch: (runner) => batchScope(box, reads, holders[runner] as RoomHolder),
     // This instance's own change is seen by its next read, before any notification comes.
     afterTransaction: (batch) => {
       if (batch.changedCatalog()) cache.invalidate();
@@ -100,7 +103,7 @@ function createStore(sql: postgres.Sql, box: SecretBox): PgStore {
   return {
     kind: "postgres",
     shared: true,
-    q: poolRepos(sql, box, reads, holder),
+    q: poolRepos(sql, box, reads, holders[0] as RoomHolder),
     stats,
     observeBatches(o) {
       observer = o;
