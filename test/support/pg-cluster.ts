@@ -102,9 +102,13 @@ export function postgresIds(): { uid: number; gid: number } {
 
 export const logTail = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").slice(-2000) : "");
 
-/** Starts one cluster in a new temp dir; `stop` shuts it down and removes the dir. */
-export async function startPgCluster(options: { durable?: boolean } = {}): Promise<PgCluster> {
+/**
+ * Starts one cluster in a new temp dir; `stop` shuts it down and removes the dir. `settings` are
+ * more server settings (`name=value`), e.g. pg_stat_statements for a profile of the bench.
+ */
+export async function startPgCluster(options: { durable?: boolean; settings?: readonly string[] } = {}): Promise<PgCluster> {
   const commits = options.durable === false ? "-c synchronous_commit=off" : "-c synchronous_commit=on";
+  const settings = (options.settings ?? []).map((s) => `-c ${s}`).join(" ");
   const bin = await pgBinDir();
   const dir = mkdtempSync(join(tmpdir(), "kasa-pg-"));
   const data = join(dir, "data");
@@ -122,7 +126,7 @@ export async function startPgCluster(options: { durable?: boolean } = {}): Promi
     // take it in between, so a start that fails is tried again on a new port.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=on ${commits} ${process.env.PG_EXTRA ?? ""}`;
+      const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=on ${commits} ${settings}`;
       const start = await runPg(bin, "pg_ctl", ["start", "-w", "-t", "60", "-D", data, "-l", log, "-o", options], dir);
       if (start.code === 0) return running(bin, dir, data, port, removeDir);
       if (attempt === 3) throw new Error(`pg_ctl start failed on port ${port}:\n${start.output}\n${logTail(log)}`);
