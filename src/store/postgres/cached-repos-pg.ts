@@ -3,7 +3,7 @@ import type { SecretBox } from "../secret-box";
 import type { Repos } from "../store";
 import type { Memo, PgCatalogCache } from "./catalog-cache-pg";
 import type { Pg } from "./pg";
-import { createPgRepos } from "./pg-repos";
+import { createPgRepos, lazyGroups } from "./pg-repos";
 import type { RoomHolder } from "./room-reservations-pg";
 
 // The catalog reads of every request (key, partner, terminal, connection, PSP) served from memory
@@ -96,17 +96,19 @@ export function batchScope(box: SecretBox, reads: CachedReads, holder: RoomHolde
     changedCatalog: bypass,
     repos(tx) {
       const repos = createPgRepos(tx, box, holder);
-      const out = { ...repos };
-      for (const name of CATALOG_GROUPS) (out as Record<CatalogGroup, object>)[name] = marking(name, repos[name]);
-      out.partners = { ...out.partners, get: reads.partner.through(repos.partners.get, bypass) };
-      out.apiKeys = { ...out.apiKeys, byHash: reads.apiKey.through(repos.apiKeys.byHash, bypass) };
-      out.catalog = {
-        ...out.catalog,
+      // Groups made on first use, as createPgRepos's own: the catalog groups marking, three reads cached.
+      const make = {} as { [K in keyof Repos]: () => Repos[K] };
+      for (const name of Object.keys(repos) as (keyof Repos)[]) (make as Record<string, () => unknown>)[name] = () => repos[name];
+      for (const name of CATALOG_GROUPS) (make as Record<CatalogGroup, () => object>)[name] = () => marking(name, repos[name]);
+      make.partners = () => ({ ...marking("partners", repos.partners), get: reads.partner.through(repos.partners.get, bypass) });
+      make.apiKeys = () => ({ ...marking("apiKeys", repos.apiKeys), byHash: reads.apiKey.through(repos.apiKeys.byHash, bypass) });
+      make.catalog = () => ({
+        ...marking("catalog", repos.catalog),
         psp: reads.psp.through(repos.catalog.psp, bypass),
         connection: reads.connection.through(repos.catalog.connection, bypass),
         terminal: reads.terminal.through(repos.catalog.terminal, bypass),
-      };
-      return out;
+      });
+      return lazyGroups<Repos>(make);
     },
   };
 }
