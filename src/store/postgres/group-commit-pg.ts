@@ -27,12 +27,13 @@ import type { BatchScope } from "./cached-repos-pg";
 export const MAX_BATCH = 48;
 /**
  * Transactions of units open at once, one per lane (the pool keeps its other connections for reads
- * and LISTEN). A unit that names its lane (`Unit.lane`: a create payment names its terminal, whose
- * connection row it locks; a webhook attempt its delivery) always runs in that lane's
- * transactions, so units contending for one row are batched together instead of waiting for each
- * other's commits, and units of other lanes do not wait behind that batch. Units without a lane
- * run in the first lane in the order they were written: one written after another commits after
- * it, as on SQLite.
+ * and LISTEN). A unit that names its lane (`Unit.lane`: a webhook attempt names its delivery)
+ * always runs in that lane's transactions, so units contending for one row are batched together
+ * instead of waiting for each other's commits, and units of other lanes do not wait behind that
+ * batch. A unit of `ANY_LANE` (a create payment, which normally locks no shared row: it is
+ * admitted within its runner's reservation of the connection's room) joins the least busy runner.
+ * Units without a lane run in the first lane in the order they were written: one written after
+ * another commits after it, as on SQLite.
  */
 export const RUNNERS = 4;
 /** How long a unit in a batch waits for a row another transaction holds before it runs alone. */
