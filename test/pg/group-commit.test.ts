@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
-import { inLane, type Repos } from "../../src/store/store";
+import { ANY_LANE, inLane, type Repos } from "../../src/store/store";
+import { RUNNERS } from "../../src/store/postgres/group-commit-pg";
 import { connectionRow, partnerRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
 import { partnersSqlite as seedPartners, paymentSqlite as seedPayment, terminalSqlite as seedTerminal } from "./links-world";
@@ -51,6 +52,15 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect(s.stats.units - before.units).toBe(20);
     expect(s.stats.batches - before.batches).toBe(1);
     expect(await s.q.meta.get("k19")).toBe("19");
+  });
+
+  it("units of any lane (a create payment) queued in one turn spread over the runners, the least busy first", async () => {
+    const s = await store();
+    const before = { ...s.stats };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => s.write(inLane(ANY_LANE, (tx) => tx.meta.set(`any${i}`, String(i))))));
+    expect(s.stats.units - before.units).toBe(8);
+    expect(s.stats.batches - before.batches).toBe(RUNNERS);
+    expect(await s.q.meta.get("any7")).toBe("7");
   });
 
   it("a lane held open does not hold up units of other lanes; units without a lane commit in the order written", async () => {
