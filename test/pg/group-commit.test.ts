@@ -24,6 +24,18 @@ async function store(): Promise<PgStore> {
   return s;
 }
 
+/** Two instances (stores of their own) on one fresh database. */
+async function twoInstances(): Promise<[PgStore, PgStore]> {
+  const db = await freshDatabase(inject("pgUrl"));
+  closers.push(() => db.drop());
+  const pair: [PgStore, PgStore] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
+  closers.push(
+    () => pair[0].close(),
+    () => pair[1].close(),
+  );
+  return pair;
+}
+
 /** A promise and the function that resolves it: a test holds a unit open until it says so. */
 function gate(): [Promise<void>, () => void] {
   let open = (): void => {};
@@ -159,13 +171,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
   });
 
   it("two instances' batches taking two rows in opposite orders: the waiting unit runs alone after its batch, well before PostgreSQL's deadlock timeout, and every unit commits", async () => {
-    const db = await freshDatabase(inject("pgUrl"));
-    closers.push(() => db.drop());
-    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
-    closers.push(
-      () => a.close(),
-      () => b.close(),
-    );
+    const [a, b] = await twoInstances();
     await a.write(
       inLane("one", async (tx) => {
         await tx.meta.set("x", "0");
@@ -203,13 +209,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
   });
 
   it("after one unit's lock wait times out, the rest of its batch runs alone after the commit instead of each waiting out 200 ms", async () => {
-    const db = await freshDatabase(inject("pgUrl"));
-    closers.push(() => db.drop());
-    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
-    closers.push(
-      () => a.close(),
-      () => b.close(),
-    );
+    const [a, b] = await twoInstances();
     await a.write((tx) => tx.meta.set("held", "0"));
     const [open, release] = gate();
     const [holding, held] = gate();
@@ -236,13 +236,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
   });
 
   it("a payment on one connection never waits for another instance's open transaction on another connection (the metric counts are taken at commit)", async () => {
-    const db = await freshDatabase(inject("pgUrl"));
-    closers.push(() => db.drop());
-    const [a, b] = [await openPostgresStore(db.url), await openPostgresStore(db.url)];
-    closers.push(
-      () => a.close(),
-      () => b.close(),
-    );
+    const [a, b] = await twoInstances();
     await a.write(async (tx) => {
       await seedPartners(tx, ["p1"]);
       for (const t of TERMINALS.filter((t) => t.partnerId === "p1")) await seedTerminal(tx, t);
