@@ -69,9 +69,16 @@ export interface PaymentsOps {
   /**
    * A create of `amount` admitted against this instance's reservation of the connection's room,
    * without the lock: `true` when the reservation holds it (and now counts it), `false` when the
-   * exact check must decide. Always `false` on SQLite.
+   * exact check must decide. With `unlessHeld`, nothing is admitted while that partner's code is
+   * held by an active payment. Always `false` on SQLite.
    */
-  admitReserved(connectionId: string, amount: number, w: UsageWindows, room: RoomTerms): Promise<boolean>;
+  admitReserved(
+    connectionId: string,
+    amount: number,
+    w: UsageWindows,
+    room: RoomTerms,
+    unlessHeld: { partnerId: string; partnerTxCode: string } | null,
+  ): Promise<boolean>;
   /** Takes back the room other instances reserved and have not used (under the connection lock); a no-op on SQLite. */
   reclaimRoom(connectionId: string): Promise<void>;
   /** Replaces this instance's reservation of the connection's room with `amount` (none at 0); a no-op on SQLite. */

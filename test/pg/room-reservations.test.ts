@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { exceededConnectionLimit } from "../../src/domain/payments/connection-limits";
+import { admittedWithinReservation, exceededConnectionLimit } from "../../src/domain/payments/connection-limits";
 import { connectionReservations, holdExactCheckLock } from "../../src/store/postgres/inspect";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import type { ConnectionRow } from "../../src/store/rows";
@@ -144,6 +144,25 @@ describe("issue 37: per-instance reservations of a connection's room (docs/postg
     expect(await connectionReservations(sql, "c1")).toEqual([before]);
     expect(await create(first)).toMatch(/^pay_/);
     expect((await connectionReservations(sql, "c1"))[0]?.used).toBe(AMOUNT);
+  });
+
+  it("the early admission (with the create's first reads) takes no room while the partner's code is held: a replay costs nothing", async () => {
+    const { sql, first } = await database();
+    const code = await create(first);
+    const early = (partnerTxCode: string) =>
+      first.write(
+        inLane("terminal:t1", async (tx) =>
+          admittedWithinReservation(tx, (await tx.catalog.connection("c1")) as ConnectionRow, AMOUNT, NOW, {
+            partnerId: "p1",
+            partnerTxCode,
+          }),
+        ),
+      );
+    const usedNow = async () => (await connectionReservations(sql, "c1"))[0]?.used;
+    expect(await early(`tx-${code}`)).toBe(false);
+    expect(await usedNow()).toBe(0);
+    expect(await early("tx-new")).toBe(true);
+    expect(await usedNow()).toBe(AMOUNT);
   });
 
   it("a reservation granted under other limits is not counted against this instance's own 3D-start check", async () => {

@@ -33,21 +33,12 @@ export async function exceededConnectionLimit(
   exceptCode: string | null,
 ): Promise<ConnectionLimitCode | null> {
   if (connection.perTxMax !== null && amount > connection.perTxMax) return "pos_per_tx_limit_exceeded";
-  const hasWindow = connection.windowMinutes !== null && connection.windowMax !== null;
-  if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
-    return null;
-  }
-  const windowAfterMs = hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs;
-  const w: UsageWindows = {
-    dayFromMs: startOfIstanbulDayMs(nowMs),
-    weekFromMs: startOfIstanbulWeekMs(nowMs),
-    monthFromMs: startOfIstanbulMonthMs(nowMs),
-    windowAfterMs,
-  };
-  const room: RoomTerms = { terms: termsOf(connection), nowMs };
+  const frame = checkFrame(connection, nowMs);
+  if (frame === null) return null;
+  const { w, room } = frame;
   // docs/postgresql.md "Connection limits across instances": a create within this instance's
   // reservation of the connection's room needs no lock and no totals (always the exact check on SQLite).
-  if (exceptCode === null && (await q.payments.admitReserved(connection.id, amount, w, room))) return null;
+  if (exceptCode === null && (await q.payments.admitReserved(connection.id, amount, w, room, null))) return null;
   // Two instances must not both admit the charge that reaches a limit: the exact check runs under
   // the connection's lock and counts what other instances have reserved. A create then replaces
   // this instance's own reservation, so its own unused room is not counted against it.
@@ -65,6 +56,40 @@ export async function exceededConnectionLimit(
     if (grant > 0n || taken.own > 0n) await q.payments.reserveRoom(connection.id, grant, room);
   }
   return null;
+}
+
+/**
+ * A create admitted within this instance's reservation, tried with the create's first reads (one
+ * round trip fewer on PostgreSQL): `true` when admitted, and the create then needs no
+ * `exceededConnectionLimit`. It admits nothing while the partner's code is held (`unlessHeld`: a
+ * replay takes no room) or when the charge passes the per-transaction limit; `false` leaves the
+ * decision to `exceededConnectionLimit`. Always `false` on SQLite.
+ */
+export async function admittedWithinReservation(
+  q: Repos,
+  connection: ConnectionRow,
+  amount: number,
+  nowMs: number,
+  unlessHeld: { partnerId: string; partnerTxCode: string },
+): Promise<boolean> {
+  if (connection.perTxMax !== null && amount > connection.perTxMax) return false;
+  const frame = checkFrame(connection, nowMs);
+  return frame !== null && (await q.payments.admitReserved(connection.id, amount, frame.w, frame.room, unlessHeld));
+}
+
+/** The windows and reservation terms of a check at `nowMs`; null when the connection has no period or window limit. */
+function checkFrame(connection: ConnectionRow, nowMs: number): { w: UsageWindows; room: RoomTerms } | null {
+  const hasWindow = connection.windowMinutes !== null && connection.windowMax !== null;
+  if (connection.dailyMax === null && connection.weeklyMax === null && connection.monthlyMax === null && !hasWindow) {
+    return null;
+  }
+  const w: UsageWindows = {
+    dayFromMs: startOfIstanbulDayMs(nowMs),
+    weekFromMs: startOfIstanbulWeekMs(nowMs),
+    monthFromMs: startOfIstanbulMonthMs(nowMs),
+    windowAfterMs: hasWindow ? nowMs - (connection.windowMinutes as number) * MINUTE_MS : nowMs,
+  };
+  return { w, room: { terms: termsOf(connection), nowMs } };
 }
 
 type LimitedWindow = { code: ConnectionLimitCode; used: bigint; max: bigint };

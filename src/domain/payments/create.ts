@@ -6,7 +6,7 @@ import { assertAcceptingPayments } from "../acceptance/service";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { ownedTerminal, resolveTerminal } from "../installments/service";
 import { activeMembers, isRouter, placeAtCreate, unionOfCounts, type Router } from "../routing/router-terminal";
-import { exceededConnectionLimit } from "./connection-limits";
+import { admittedWithinReservation, exceededConnectionLimit } from "./connection-limits";
 import { PAYMENT_EXPIRY_TIMER } from "./expiry";
 import { isHoldingStatus } from "./machine";
 import type { CreatePaymentBody } from "./schema";
@@ -87,8 +87,16 @@ async function createInUnit(
 ): Promise<CreateOutcome> {
   const terminal = await ownedTerminal(tx, r.terminalId, partner);
   const target = isRouter(terminal) ? null : await resolveTerminal(tx, terminal.id, partner);
-  // Both reads go out together (one round trip on PostgreSQL); the refusal still comes first.
-  const [, held] = await Promise.all([assertAcceptingPayments(tx, partner, nowMs), tx.payments.holdingTxCode(partner.id, r.partnerTxCode)]);
+  // Both reads go out together (one round trip on PostgreSQL); the refusal still comes first. With
+  // them, a plain terminal's create is admitted within its runner's reservation of the connection's
+  // room, unless the code is held (docs/postgresql.md): a refusal below rolls the admission back
+  // with the unit.
+  const code = { partnerId: partner.id, partnerTxCode: r.partnerTxCode };
+  const [, held, admitted] = await Promise.all([
+    assertAcceptingPayments(tx, partner, nowMs),
+    tx.payments.holdingTxCode(partner.id, r.partnerTxCode),
+    target !== null && admittedWithinReservation(tx, target.connection, r.amount, nowMs, code),
+  ]);
   const holder = held && (await stillHolding(tx, deps, held, nowMs));
   if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
   if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
@@ -103,7 +111,7 @@ async function createInUnit(
   let connectionId: string;
   if (target === null) connectionId = await placeAtCreate(tx, members, r.amount, nowMs, true);
   else {
-    const limit = await exceededConnectionLimit(tx, target.connection, r.amount, nowMs, null);
+    const limit = admitted ? null : await exceededConnectionLimit(tx, target.connection, r.amount, nowMs, null);
     if (limit !== null) fail(limit);
     connectionId = target.connection.id;
   }
