@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { admittedWithinReservation, exceededConnectionLimit } from "../../src/domain/payments/connection-limits";
-import { connectionReservations, holdExactCheckLock } from "../../src/store/postgres/inspect";
+import { connectionReservations, expireReservations, holdExactCheckLock, reservationKeys } from "../../src/store/postgres/inspect";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import type { ConnectionRow } from "../../src/store/rows";
 import { inLane } from "../../src/store/store";
@@ -31,8 +31,10 @@ async function database(limits: Partial<ConnectionRow> = { dailyMax: LIMIT_CREAT
   await first.write(async (tx) => {
     await tx.partners.upsert(partnerRow("p1", 1));
     await tx.catalog.upsertPsp({ id: "psp-1", active: true });
-    await tx.catalog.upsertConnection(connectionRow("c1", limits));
-    await tx.catalog.upsertTerminal(terminalRow({ id: "t1", partnerId: "p1", connectionId: "c1" }));
+    for (const n of [1, 2]) {
+      await tx.catalog.upsertConnection(connectionRow(`c${n}`, limits));
+      await tx.catalog.upsertTerminal(terminalRow({ id: `t${n}`, partnerId: "p1", connectionId: `c${n}` }));
+    }
   });
   return { url: db.url, sql, first };
 }
@@ -63,20 +65,21 @@ async function stop(s: PgStore): Promise<void> {
 }
 
 let codes = 0;
+const terminalOf = (connectionId: string) => connectionId.replace("c", "t");
 /** A create as create.ts runs it: the limit check, then the insert, in one unit of the terminal's lane. */
-function create(s: PgStore, { fail = false, atMs = NOW, exceptCode = null as string | null } = {}) {
+function create(s: PgStore, { fail = false, atMs = NOW, exceptCode = null as string | null, on = "c1" } = {}) {
   const code = `pay_${++codes}`;
   return s.write(
-    inLane("terminal:t1", async (tx) => {
-      const connection = (await tx.catalog.connection("c1")) as ConnectionRow;
+    inLane(`terminal:${terminalOf(on)}`, async (tx) => {
+      const connection = (await tx.catalog.connection(on)) as ConnectionRow;
       const refused = await exceededConnectionLimit(tx, connection, AMOUNT, atMs, exceptCode);
       if (refused !== null) return refused;
       if (exceptCode !== null) return "admitted";
       await tx.payments.insert({
         code,
         partnerId: "p1",
-        terminalId: "t1",
-        connectionId: "c1",
+        terminalId: terminalOf(on),
+        connectionId: on,
         partnerTxCode: `tx-${code}`,
         channel: "api",
         linkId: null,
@@ -134,6 +137,15 @@ describe("issue 37: per-instance reservations of a connection's room (docs/postg
     for (let i = 0; i < LIMIT_CREATES; i++) answers.push(await create(other));
     expect(admitted(answers)).toBe(LIMIT_CREATES - 1);
     expect(answers.at(-1)).toBe("pos_daily_limit_exceeded");
+  });
+
+  it("an exact check deletes every expired reservation no transaction holds, on any connection", async () => {
+    const { url, sql, first } = await database();
+    await create(first, { on: "c2" });
+    await stop(first);
+    await expireReservations(sql);
+    await create(await instance(url));
+    expect(await reservationKeys(sql)).toEqual([expect.stringMatching(/^c1\//)]);
   });
 
   it("a create that fails after its admission gives its share of the reservation back", async () => {

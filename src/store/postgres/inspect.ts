@@ -172,3 +172,14 @@ export async function neverAnalyzed(sql: Sql): Promise<string[]> {
     WHERE relnamespace = to_regnamespace(current_schema())::oid AND relkind = 'r' AND reltuples < 0 ORDER BY relname`;
   return rows.map((r) => r.name);
 }
+
+/** Ends every reservation of room now, as if its ten seconds had passed (a test of what happens after). */
+export async function expireReservations(sql: Sql): Promise<void> {
+  await sql`UPDATE connection_reservations SET expires_at_ms = 0`;
+}
+
+/** Every connection's reservation rows, as (connection, holder) pairs. */
+export async function reservationKeys(sql: Sql): Promise<string[]> {
+  const rows = await sql<Array<{ key: string }>>`SELECT connection_id || '/' || holder AS key FROM connection_reservations ORDER BY 1`;
+  return rows.map((r) => r.key);
+}

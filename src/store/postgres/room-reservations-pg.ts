@@ -54,15 +54,17 @@ function usable(sql: Pg, w: UsageWindows, room: RoomTerms) {
  * holders' expired rows are deleted, those a transaction holds excepted (SKIP LOCKED: waiting for
  * one, with the connection locked, could close a circle with a holder's batch). The read counts
  * every other holder's row still there, expired or not, so an open create against a row left
- * standing is counted by its room.
+ * standing is counted by its room. Expired rows of every connection go, not only this one's: no
+ * holder admits against an expired row, and one no transaction holds has nothing open against it,
+ * so a stopped instance leaves no rows behind on connections nobody checks.
  */
 export function lockForExactCheck(sql: Pg, connectionId: string, holder: RoomHolder): Promise<unknown>[] {
   return [
     sql`SELECT 1 FROM connection_reservations WHERE connection_id = ${connectionId} AND holder = ${holder.id} FOR UPDATE`.execute(),
     sql`SELECT 1 FROM connections WHERE id = ${connectionId} FOR NO KEY UPDATE`.execute(),
     sql`DELETE FROM connection_reservations WHERE (connection_id, holder) IN (
-      SELECT connection_id, holder FROM connection_reservations WHERE connection_id = ${connectionId}
-        AND holder <> ${holder.id} AND expires_at_ms <= kasa_clock_ms() FOR UPDATE SKIP LOCKED)`.execute(),
+      SELECT connection_id, holder FROM connection_reservations
+      WHERE holder <> ${holder.id} AND expires_at_ms <= kasa_clock_ms() FOR UPDATE SKIP LOCKED)`.execute(),
   ];
 }
 
