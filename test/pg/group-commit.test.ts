@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import { ANY_LANE, inLane, type Repos } from "../../src/store/store";
@@ -267,6 +268,24 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     await Promise.all([aDone, bDone]);
     expect(first).toBe("b committed");
     expect(await a.q.metrics.counts("payment")).toEqual([{ label: "initiated", n: 2 }]);
+  });
+
+  it("a batch's BEGIN and each unit's SAVEPOINT go out in the same write as the unit's first statement: N one-statement units are N + 1 writes with COMMIT", async () => {
+    const s = await store();
+    await s.write((tx) => tx.meta.set("warm", "1")); // the runner's connection is open and its statements prepared
+    const write = net.Socket.prototype.write;
+    let writes = 0;
+    net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<typeof write>) {
+      writes += 1;
+      return write.apply(this, args);
+    } as typeof write;
+    try {
+      await Promise.all(Array.from({ length: 3 }, (_, i) => s.write(inLane("one", (tx) => tx.meta.set(`w${i}`, "1")))));
+    } finally {
+      net.Socket.prototype.write = write;
+    }
+    // Waiting for each of them, as postgres.js's own begin and savepoint do: 8 writes.
+    expect(writes).toBe(4);
   });
 
   it("every queued unit commits before close returns", async () => {

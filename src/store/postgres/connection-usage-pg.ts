@@ -138,8 +138,9 @@ export function connectionUsagePg(sql: Pg, holder: RoomHolder) {
           FROM payments AS p CROSS JOIN LATERAL kasa_usage_keys(p.created_at_ms) AS k
           WHERE p.status IN ('initiated', 'captured') GROUP BY p.connection_id, k.unit, k.key`;
       };
-      if ("savepoint" in sql) await run(sql);
-      else await sql.begin(run);
+      // Only the pool has `begin`: a unit's connection (group-commit-pg.ts) is already in a transaction.
+      if ("begin" in sql && typeof sql.begin === "function") await sql.begin(run);
+      else await run(sql);
     },
   };
 }
