@@ -69,16 +69,18 @@ export interface PaymentsOps {
   /**
    * A create of `amount` admitted against this instance's reservation of the connection's room,
    * without the lock: `true` when the reservation holds it (and now counts it), `false` when the
-   * exact check must decide. With `unlessHeld`, nothing is admitted while that partner's code is
-   * held by an active payment. Always `false` on SQLite.
+   * exact check must decide. Always `false` on SQLite.
    */
-  admitReserved(
-    connectionId: string,
-    amount: number,
-    w: UsageWindows,
-    room: RoomTerms,
-    unlessHeld: { partnerId: string; partnerTxCode: string } | null,
-  ): Promise<boolean>;
+  admitReserved(connectionId: string, amount: number, w: UsageWindows, room: RoomTerms): Promise<boolean>;
+  /**
+   * A create in one statement, sent with its first reads (docs/postgresql.md, "A create in one
+   * round trip"): inserts `p`, unless an active payment holds its code, when it is admitted within
+   * this instance's reservation of the connection's room (`frame`: that check's windows and terms;
+   * null when the connection has no period or window limit, and no admission is needed). `null`
+   * when it inserted nothing (no usable reservation, no room, the code held): the create then goes
+   * the exact way. Always `null` on SQLite, where every create is checked exactly.
+   */
+  insertWithinReservation(p: NewPayment, frame: { w: UsageWindows; room: RoomTerms } | null): Promise<PaymentRow | null>;
   /** Takes back the room other instances reserved and have not used (under the connection lock); a no-op on SQLite. */
   reclaimRoom(connectionId: string): Promise<void>;
   /** Replaces this instance's reservation of the connection's room with `amount` (none at 0); a no-op on SQLite. */

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { admittedWithinReservation, exceededConnectionLimit } from "../../src/domain/payments/connection-limits";
+import { exceededConnectionLimit, insertedWithinReservation } from "../../src/domain/payments/connection-limits";
 import { connectionReservations, expireReservations, holdExactCheckLock, reservationKeys } from "../../src/store/postgres/inspect";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import type { ConnectionRow } from "../../src/store/rows";
@@ -66,33 +66,42 @@ async function stop(s: PgStore): Promise<void> {
 
 let codes = 0;
 const terminalOf = (connectionId: string) => connectionId.replace("c", "t");
-/** A create as create.ts runs it: the limit check, then the insert, in one unit of the terminal's lane. */
+/** The payment a test's create inserts. */
+const paymentOf = (code: string, on: string, atMs: number, partnerTxCode = `tx-${code}`) => ({
+  code,
+  partnerId: "p1",
+  terminalId: terminalOf(on),
+  connectionId: on,
+  partnerTxCode,
+  channel: "api" as const,
+  linkId: null,
+  amount: AMOUNT,
+  principal: AMOUNT,
+  currency: "TRY",
+  installment: 1,
+  description: null,
+  returnUrl: null,
+  paymentRef: `ref-${code}`,
+  expiresAtMs: atMs + 1_800_000,
+  createdAtMs: atMs,
+});
+
+/**
+ * A create as create.ts runs it, in one unit of the terminal's lane: the insert with the first
+ * reads, within the reservation; else the limit check, then the insert.
+ */
 function create(s: PgStore, { fail = false, atMs = NOW, exceptCode = null as string | null, on = "c1" } = {}) {
   const code = `pay_${++codes}`;
   return s.write(
     inLane(`terminal:${terminalOf(on)}`, async (tx) => {
       const connection = (await tx.catalog.connection(on)) as ConnectionRow;
-      const refused = await exceededConnectionLimit(tx, connection, AMOUNT, atMs, exceptCode);
-      if (refused !== null) return refused;
-      if (exceptCode !== null) return "admitted";
-      await tx.payments.insert({
-        code,
-        partnerId: "p1",
-        terminalId: terminalOf(on),
-        connectionId: on,
-        partnerTxCode: `tx-${code}`,
-        channel: "api",
-        linkId: null,
-        amount: AMOUNT,
-        principal: AMOUNT,
-        currency: "TRY",
-        installment: 1,
-        description: null,
-        returnUrl: null,
-        paymentRef: `ref-${code}`,
-        expiresAtMs: atMs + 1_800_000,
-        createdAtMs: atMs,
-      });
+      const row = paymentOf(code, on, atMs);
+      if (exceptCode !== null || !(await insertedWithinReservation(tx, connection, row))) {
+        const refused = await exceededConnectionLimit(tx, connection, AMOUNT, atMs, exceptCode);
+        if (refused !== null) return refused;
+        if (exceptCode !== null) return "admitted";
+        await tx.payments.insert(row);
+      }
       if (fail) throw new Error("the create fails after its insert");
       return code;
     }),
@@ -158,23 +167,36 @@ describe("issue 37: per-instance reservations of a connection's room (docs/postg
     expect((await connectionReservations(sql, "c1"))[0]?.used).toBe(AMOUNT);
   });
 
-  it("the early admission (with the create's first reads) takes no room while the partner's code is held: a replay costs nothing", async () => {
+  it("the insert sent with a create's first reads takes no room while the partner's code is held (a replay costs nothing), and none without a reservation", async () => {
     const { sql, first } = await database();
-    const code = await create(first);
-    const early = (partnerTxCode: string) =>
+    const withReads = (code: string, partnerTxCode: string) =>
       first.write(
         inLane("terminal:t1", async (tx) =>
-          admittedWithinReservation(tx, (await tx.catalog.connection("c1")) as ConnectionRow, AMOUNT, NOW, {
-            partnerId: "p1",
-            partnerTxCode,
-          }),
+          insertedWithinReservation(tx, (await tx.catalog.connection("c1")) as ConnectionRow, paymentOf(code, "c1", NOW, partnerTxCode)),
         ),
       );
+    expect(await withReads("pay_first", "tx-first")).toBeNull(); // no reservation yet: the exact way
+    const code = await create(first);
     const usedNow = async () => (await connectionReservations(sql, "c1"))[0]?.used;
-    expect(await early(`tx-${code}`)).toBe(false);
+    expect(await withReads("pay_again", `tx-${code}`)).toBeNull();
     expect(await usedNow()).toBe(0);
-    expect(await early("tx-new")).toBe(true);
+    expect(await first.q.payments.get("pay_again")).toBeUndefined();
+    expect(await withReads("pay_new", "tx-new")).toMatchObject({ code: "pay_new", status: "initiated", amount: AMOUNT });
     expect(await usedNow()).toBe(AMOUNT);
+    expect(await first.q.payments.get("pay_new")).toMatchObject({ partnerTxCode: "tx-new", status: "initiated" });
+  });
+
+  it("on a connection without period or window limits the insert with the first reads needs no reservation, and inserts nothing while the code is held", async () => {
+    const { first } = await database({ dailyMax: null });
+    const withReads = (code: string, partnerTxCode: string) =>
+      first.write(
+        inLane("terminal:t1", async (tx) =>
+          insertedWithinReservation(tx, (await tx.catalog.connection("c1")) as ConnectionRow, paymentOf(code, "c1", NOW, partnerTxCode)),
+        ),
+      );
+    expect(await withReads("pay_a", "tx-a")).toMatchObject({ code: "pay_a" });
+    expect(await withReads("pay_b", "tx-a")).toBeNull();
+    expect(await first.q.payments.get("pay_b")).toBeUndefined();
   });
 
   it("a reservation granted under other limits is not counted against this instance's own 3D-start check", async () => {

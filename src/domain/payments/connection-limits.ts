@@ -3,6 +3,7 @@ import { MINUTE_MS } from "../../limits";
 import type { Repos } from "../../store/store";
 import { startOfIstanbulDayMs, startOfIstanbulMonthMs, startOfIstanbulWeekMs } from "../checks/istanbul-time";
 import type { ConnectionRow, ConnectionTaken, ConnectionUsage, RoomTerms, UsageWindows } from "../../store/rows";
+import type { NewPayment, PaymentRow } from "../../store/rows-money";
 
 export type ConnectionLimitCode = Extract<
   ErrorCode,
@@ -38,7 +39,7 @@ export async function exceededConnectionLimit(
   const { w, room } = frame;
   // docs/postgresql.md "Connection limits across instances": a create within this instance's
   // reservation of the connection's room needs no lock and no totals (always the exact check on SQLite).
-  if (exceptCode === null && (await q.payments.admitReserved(connection.id, amount, w, room, null))) return null;
+  if (exceptCode === null && (await q.payments.admitReserved(connection.id, amount, w, room))) return null;
   // Two instances must not both admit the charge that reaches a limit: the exact check runs under
   // the connection's lock and counts what other instances have reserved. A create then replaces
   // this instance's own reservation, so its own unused room is not counted against it.
@@ -59,22 +60,15 @@ export async function exceededConnectionLimit(
 }
 
 /**
- * A create admitted within this instance's reservation, tried with the create's first reads (one
- * round trip fewer on PostgreSQL): `true` when admitted, and the create then needs no
- * `exceededConnectionLimit`. It admits nothing while the partner's code is held (`unlessHeld`: a
- * replay takes no room) or when the charge passes the per-transaction limit; `false` leaves the
- * decision to `exceededConnectionLimit`. Always `false` on SQLite.
+ * A create's payment inserted with its first reads (docs/postgresql.md, "A create in one round
+ * trip"): the row as stored when it was admitted within this instance's reservation of the
+ * connection's room (or the connection has no period or window limit) and no active payment held
+ * its code. `null` leaves the create to `exceededConnectionLimit` and `payments.insert`: always
+ * past the per-transaction limit, and always on SQLite.
  */
-export async function admittedWithinReservation(
-  q: Repos,
-  connection: ConnectionRow,
-  amount: number,
-  nowMs: number,
-  unlessHeld: { partnerId: string; partnerTxCode: string },
-): Promise<boolean> {
-  if (connection.perTxMax !== null && amount > connection.perTxMax) return false;
-  const frame = checkFrame(connection, nowMs);
-  return frame !== null && (await q.payments.admitReserved(connection.id, amount, frame.w, frame.room, unlessHeld));
+export async function insertedWithinReservation(q: Repos, connection: ConnectionRow, row: NewPayment): Promise<PaymentRow | null> {
+  if (connection.perTxMax !== null && row.amount > connection.perTxMax) return null;
+  return await q.payments.insertWithinReservation(row, checkFrame(connection, row.createdAtMs));
 }
 
 /** The windows and reservation terms of a check at `nowMs`; null when the connection has no period or window limit. */

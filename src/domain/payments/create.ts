@@ -6,7 +6,7 @@ import { assertAcceptingPayments } from "../acceptance/service";
 import { checkRedirectUrl } from "../checks/redirect-url";
 import { ownedTerminal, resolveTerminal } from "../installments/service";
 import { activeMembers, isRouter, placeAtCreate, unionOfCounts, type Router } from "../routing/router-terminal";
-import { admittedWithinReservation, exceededConnectionLimit } from "./connection-limits";
+import { exceededConnectionLimit, insertedWithinReservation } from "./connection-limits";
 import { PAYMENT_EXPIRY_TIMER } from "./expiry";
 import { isHoldingStatus } from "./machine";
 import type { CreatePaymentBody } from "./schema";
@@ -87,21 +87,26 @@ async function createInUnit(
 ): Promise<CreateOutcome> {
   const terminal = await ownedTerminal(tx, r.terminalId, partner);
   const target = isRouter(terminal) ? null : await resolveTerminal(tx, terminal.id, partner);
-  // Both reads go out together (one round trip on PostgreSQL); the refusal still comes first. With
-  // them, a plain terminal's create is admitted within its runner's reservation of the connection's
-  // room, unless the code is held (docs/postgresql.md): a refusal below rolls the admission back
-  // with the unit.
-  const code = { partnerId: partner.id, partnerTxCode: r.partnerTxCode };
-  const [, held, admitted] = await Promise.all([
+  const amountAllowed =
+    (partner.amountMin === null || r.amount >= partner.amountMin) && (partner.amountMax === null || r.amount <= partner.amountMax);
+  // On a plain terminal, a create that passes the rules known without reading is inserted with the
+  // reads (one round trip on PostgreSQL, docs/postgresql.md "A create in one round trip"): admitted
+  // within this runner's reservation of the connection's room, unless the code is held. A refusal
+  // below rolls it back with the unit; the rules keep their order.
+  const optimistic =
+    target !== null && amountAllowed && target.pricing.effectiveInstallments.includes(r.installment)
+      ? paymentRow(deps, terminal, target.connection.id, { ...r, channel, linkId: null, principal: r.amount }, nowMs)
+      : null;
+  const [, held, inserted] = await Promise.all([
     assertAcceptingPayments(tx, partner, nowMs),
     tx.payments.holdingTxCode(partner.id, r.partnerTxCode),
-    target !== null && admittedWithinReservation(tx, target.connection, r.amount, nowMs, code),
+    optimistic !== null && target !== null ? insertedWithinReservation(tx, target.connection, optimistic) : null,
   ]);
+  // Inserted: no active payment held the code when the insert ran (the unique index backs it).
+  if (inserted) return { replay: false, payment: scheduled(deps, inserted) };
   const holder = held && (await stillHolding(tx, deps, held, nowMs));
   if (holder) return { replay: true, payment: replayOf(holder, r, channel) };
-  if ((partner.amountMin !== null && r.amount < partner.amountMin) || (partner.amountMax !== null && r.amount > partner.amountMax)) {
-    fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
-  }
+  if (!amountAllowed) fail("amount_limit_exceeded", "amount: outside the account's per-transaction limits");
   // A router (docs/routing.md, Before the card): its members' counts, and the first member with room.
   const members = target === null ? await activeMembers(tx, terminal as Router, partner) : [];
   const counts = target === null ? unionOfCounts(members) : target.pricing.effectiveInstallments;
@@ -111,12 +116,13 @@ async function createInUnit(
   let connectionId: string;
   if (target === null) connectionId = await placeAtCreate(tx, members, r.amount, nowMs, true);
   else {
-    const limit = admitted ? null : await exceededConnectionLimit(tx, target.connection, r.amount, nowMs, null);
+    const limit = await exceededConnectionLimit(tx, target.connection, r.amount, nowMs, null);
     if (limit !== null) fail(limit);
     connectionId = target.connection.id;
   }
-  const payment = await insertPayment(tx, deps, terminal, connectionId, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
-  return { replay: false, payment };
+  // The row made for the insert with the reads, when there was one: the same terminal, connection and instant.
+  const row = optimistic ?? paymentRow(deps, terminal, connectionId, { ...r, channel, linkId: null, principal: r.amount }, nowMs);
+  return { replay: false, payment: scheduled(deps, await tx.payments.insert(row)) };
 }
 
 /**
@@ -207,7 +213,11 @@ async function insertPayment(
   r: Insertable,
   nowMs: number,
 ): Promise<PaymentRow> {
-  const row: NewPayment = {
+  return scheduled(deps, await tx.payments.insert(paymentRow(deps, terminal, connectionId, r, nowMs)));
+}
+
+function paymentRow(deps: Deps, terminal: TerminalRow, connectionId: string, r: Insertable, nowMs: number): NewPayment {
+  return {
     code: deps.ids.paymentCode(),
     partnerId: terminal.partnerId,
     terminalId: terminal.id,
@@ -225,8 +235,11 @@ async function insertPayment(
     expiresAtMs: nowMs + threeDWindowMs(terminal),
     createdAtMs: nowMs,
   };
-  const payment = await tx.payments.insert(row);
-  deps.timers.schedule(PAYMENT_EXPIRY_TIMER, row.code, row.expiresAtMs);
+}
+
+/** A new payment's 3D window starts now: its expiry timer. */
+function scheduled(deps: Deps, payment: PaymentRow): PaymentRow {
+  deps.timers.schedule(PAYMENT_EXPIRY_TIMER, payment.code, payment.expiresAtMs);
   return payment;
 }
 

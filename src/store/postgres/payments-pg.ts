@@ -2,6 +2,7 @@ import type { PendingQuery, Row } from "postgres";
 import type { NewPayment, PaymentRow, PaymentStatus } from "../rows-money";
 import type { PaymentsOps } from "../money-ops";
 import { connectionUsagePg } from "./connection-usage-pg";
+import { admission } from "./room-reservations-pg";
 import type { Pg } from "./pg";
 import { NO_HOLDER, type RoomHolder } from "./room-reservations-pg";
 
@@ -73,6 +74,23 @@ export function paymentsPg(sql: Pg, holder: RoomHolder = NO_HOLDER): PaymentsOps
           'initiated', ${p.amount}, ${p.principal}, ${p.currency}, ${p.installment}, ${p.description}, ${p.returnUrl},
           ${p.paymentRef}, ${p.expiresAtMs}, ${p.createdAtMs}, ${p.createdAtMs})`;
       return { ...p, ...DEFAULTS, updatedAtMs: p.createdAtMs };
+    },
+    async insertWithinReservation(p, frame) {
+      // The same active payment as holdingTxCode (the partial index payments_active_tx_code).
+      const free = sql`NOT EXISTS (SELECT 1 FROM payments WHERE partner_id = ${p.partnerId}
+        AND partner_tx_code = ${p.partnerTxCode} AND status NOT IN ('failed', 'expired'))`;
+      // undefined: no admission needed (no period or window limit); null: no usable reservation.
+      const admitted = frame === null ? undefined : admission(sql, holder, p.connectionId, p.amount, frame.w, frame.room, sql`AND ${free}`);
+      if (admitted === null) return null;
+      const row = sql`SELECT ${p.code}, ${p.partnerId}, ${p.terminalId}, ${p.connectionId}, ${p.partnerTxCode}, ${p.channel},
+          ${p.linkId}, 'initiated', ${p.amount}::bigint, ${p.principal}::bigint, ${p.currency}, ${p.installment}::bigint,
+          ${p.description}, ${p.returnUrl}, ${p.paymentRef}, ${p.expiresAtMs}::bigint, ${p.createdAtMs}::bigint, ${p.createdAtMs}::bigint`;
+      const into = sql`INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, link_id, status,
+          amount, principal, currency, installment, description, return_url, payment_ref, expires_at_ms, created_at_ms, updated_at_ms)`;
+      const inserted = await (admitted === undefined
+        ? sql`${into} ${row} WHERE ${free}`
+        : sql`WITH admitted AS (${admitted} RETURNING 1) ${into} ${row} WHERE EXISTS (SELECT 1 FROM admitted)`);
+      return inserted.count === 1 ? { ...p, ...DEFAULTS, updatedAtMs: p.createdAtMs } : null;
     },
     ...connectionUsagePg(sql, holder),
     markThreeDStarted: (code, from, c, atMs) =>

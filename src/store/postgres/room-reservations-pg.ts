@@ -68,28 +68,35 @@ export function lockForExactCheck(sql: Pg, connectionId: string, holder: RoomHol
   ];
 }
 
+/**
+ * The conditional UPDATE that admits `amount` against this holder's reservation of the connection's
+ * room (counting it in `used`), with `extra` conditions; null, and no round trip, when the hints say
+ * this holder surely has no usable reservation.
+ */
+export function admission(
+  sql: Pg,
+  holder: RoomHolder,
+  connectionId: string,
+  amount: number,
+  w: UsageWindows,
+  room: RoomTerms,
+  extra = sql``,
+) {
+  const hint = holder.hints?.get(connectionId);
+  if (hint === undefined || hint.terms !== room.terms || wallNowMs() >= hint.usableUntilMs) return null;
+  return sql`UPDATE connection_reservations SET used = used + ${amount}::bigint
+    WHERE connection_id = ${connectionId} AND holder = ${holder.id} AND amount - used >= ${amount}::bigint
+      AND ${usable(sql, w, room)} ${extra}`;
+}
+
 export function roomReservationsPg(sql: Pg, holder: RoomHolder) {
   return {
-    async admitReserved(
-      connectionId: string,
-      amount: number,
-      w: UsageWindows,
-      room: RoomTerms,
-      unlessHeld: { partnerId: string; partnerTxCode: string } | null,
-    ): Promise<boolean> {
-      const hint = holder.hints?.get(connectionId);
-      if (hint === undefined || hint.terms !== room.terms || wallNowMs() >= hint.usableUntilMs) return false;
-      // The same active payment as payments.holdingTxCode (the index payments_active_tx_code).
-      const held = unlessHeld
-        ? sql`AND NOT EXISTS (SELECT 1 FROM payments WHERE partner_id = ${unlessHeld.partnerId}
-            AND partner_tx_code = ${unlessHeld.partnerTxCode} AND status NOT IN ('failed', 'expired'))`
-        : sql``;
-      const rows = await sql`UPDATE connection_reservations SET used = used + ${amount}::bigint
-        WHERE connection_id = ${connectionId} AND holder = ${holder.id} AND amount - used >= ${amount}::bigint
-          AND ${usable(sql, w, room)} ${held}`;
-      if (rows.count === 1) return true;
-      // Without room (not only a held code): no round trip for it until the next grant.
-      if (unlessHeld === null) holder.hints?.delete(connectionId);
+    async admitReserved(connectionId: string, amount: number, w: UsageWindows, room: RoomTerms): Promise<boolean> {
+      const update = admission(sql, holder, connectionId, amount, w, room);
+      if (update === null) return false;
+      if ((await update).count === 1) return true;
+      // Without room: no round trip for it until the next grant.
+      holder.hints?.delete(connectionId);
       return false;
     },
     /**

@@ -151,6 +151,7 @@ export function connectionUsageSql(db: Db) {
       own: 0n,
     }),
     admitReserved: (): boolean => false,
+    insertWithinReservation: (): null => null,
     reclaimRoom: (): void => {},
     reserveRoom: (): void => {},
   };
