@@ -182,6 +182,8 @@ async function inTransaction(conn: postgres.ReservedSql, scope: BatchScope, batc
       .catch(() => {});
   send("BEGIN");
   send(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+  // Every unit runs on the same connection: one set of repos serves them all.
+  const repos = scope.repos(conn);
   const results: Outcome[] = [];
   for (const [i, p] of batch.entries()) {
     // Once a lock was waited for in vain, the rows it needs stay held by a transaction that may
@@ -193,7 +195,7 @@ async function inTransaction(conn: postgres.ReservedSql, scope: BatchScope, batc
     }
     send(`SAVEPOINT u${i}`);
     try {
-      results.push({ ok: true, value: await p.unit(scope.repos(conn)) });
+      results.push({ ok: true, value: await p.unit(repos) });
     } catch (error) {
       send(`ROLLBACK TO SAVEPOINT u${i}`);
       results.push({ ok: false, error });
