@@ -1,4 +1,5 @@
 import net from "node:net";
+import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import { ANY_LANE, inLane, type Repos } from "../../src/store/store";
@@ -268,6 +269,50 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     await Promise.all([aDone, bDone]);
     expect(first).toBe("b committed");
     expect(await a.q.metrics.counts("payment")).toEqual([{ label: "initiated", n: 2 }]);
+  });
+
+  it("a payment's commit never waits for another session's count of payments at its commit (the counts are kept per session)", async () => {
+    const db = await freshDatabase(inject("pgUrl"));
+    closers.push(() => db.drop());
+    const b = await openPostgresStore(db.url);
+    closers.push(() => b.close());
+    await b.write(async (tx) => {
+      await seedPartners(tx, ["p1"]);
+      for (const t of TERMINALS.filter((t) => t.partnerId === "p1")) await seedTerminal(tx, t);
+    });
+    const [one, two] = TERMINALS.filter((t) => t.partnerId === "p1") as [(typeof TERMINALS)[number], (typeof TERMINALS)[number]];
+    // Session a inserts a payment and fires its deferred count now: its transaction holds its count row, as a commit does.
+    const a = postgres(db.url, { max: 1, onnotice: () => {} });
+    closers.push(() => a.end());
+    const [open, release] = gate();
+    const [counted, count] = gate();
+    const aDone = a.begin(async (tx) => {
+      await tx`INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, status, amount,
+        principal, installment, payment_ref, expires_at_ms, created_at_ms, updated_at_ms)
+        VALUES ('pay_a', 'p1', ${one.id}, ${one.connectionId}, 'tx-a', 'api', 'initiated', 100, 100, 1, 'ref-a', 2000, 1000, 1000)`;
+      await tx`SET CONSTRAINTS ALL IMMEDIATE`;
+      count();
+      await open;
+    });
+    await counted;
+    const bDone = b.write((tx) =>
+      seedPayment(tx, {
+        code: "pay_b",
+        partnerId: "p1",
+        terminalId: two.id,
+        connectionId: two.connectionId,
+        linkId: null,
+        amount: 100,
+        createdAtMs: 1_000,
+        expiresAtMs: 2_000,
+        captured: null,
+      }),
+    );
+    const first = await Promise.race([bDone.then(() => "b committed"), new Promise((r) => setTimeout(() => r("b waited"), 1_000))]);
+    release();
+    await Promise.all([aDone, bDone]);
+    expect(first).toBe("b committed");
+    expect(await b.q.metrics.counts("payment")).toEqual([{ label: "initiated", n: 2 }]);
   });
 
   it("a batch's BEGIN and each unit's SAVEPOINT go out in the same write as the unit's first statement: N one-statement units are N + 1 writes with COMMIT", async () => {

@@ -81,9 +81,10 @@ describe("product 22: src/store/postgres/schema.sql is schema.sql on PostgreSQL"
 
   it("has its PostgreSQL-only tables and columns, and only those", () => {
     const extra = twice.columns.filter((c) => !shared(c));
-    expect([...new Set(extra.map((c) => c.table))].sort()).toEqual(["connection_reservations", "connection_usage"]);
-    expect(extra.filter((c) => c.table === "connection_usage")).toEqual([
+    expect([...new Set(extra.map((c) => c.table))].sort()).toEqual(["connection_reservations", "connection_usage", "metric_counts"]);
+    expect(extra.filter((c) => c.table !== "connection_reservations")).toEqual([
       { table: "connection_usage", column: "shard", type: "bigint", notNull: true, pk: 4 },
+      { table: "metric_counts", column: "shard", type: "bigint", notNull: true, pk: 3 },
     ]);
   });
 

@@ -12,7 +12,7 @@ import schemaSql from "./schema.sql" with { type: "text" };
  * need and SQLite's single writer does not. Everything else in the two schemas is the same
  * (test/pg/schema-parity.test.ts); a copy from SQLite leaves these empty or at their default.
  */
-export const PG_ONLY = { tables: ["connection_reservations"], columns: ["connection_usage.shard"] } as const;
+export const PG_ONLY = { tables: ["connection_reservations"], columns: ["connection_usage.shard", "metric_counts.shard"] } as const;
 
 /** Whether a table's column exists in both schemas (not in PG_ONLY). */
 export const inBothSchemas = (table: string, column: string): boolean =>

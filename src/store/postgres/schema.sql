@@ -310,7 +310,7 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
 -- Running totals behind the docs/seed.md#partners-terminals-and-connections connection limits (issue 17); see schema.sql for the units.
 -- Kept by the triggers below, in the transaction of every insert and status change of a payment.
 -- PostgreSQL only (issue 37, docs/postgresql.md "Connection limits across instances"): `shard`
--- splits a bucket into rows per writing session (its backend pid mod 16), so two instances'
+-- splits a bucket into rows per writing session (kasa_shard(), below), so two instances'
 -- transactions adding to one connection's totals do not wait for each other's COMMIT on one row.
 -- A total is the sum over the shards; SQLite's single writer needs no such split.
 CREATE TABLE IF NOT EXISTS connection_usage (
@@ -371,6 +371,24 @@ LANGUAGE sql IMMUTABLE AS $$
   ) AS k (unit, key)
 $$;
 
+-- The shard this session writes its running totals to (connection_usage, metric_counts): taken
+-- from a sequence when the session first writes one, modulo 64, and kept for the session, so up to
+-- 64 sessions opened one after another never share a row. (Until issue 37's fourth step it was the
+-- backend pid mod 16, and of the eight sessions of two instances two often shared one, each then
+-- waiting for the other's COMMIT.) A rolled-back transaction forgets the setting, and the session
+-- takes the next number: any shard is correct, since only the sum over them is a total.
+CREATE SEQUENCE IF NOT EXISTS kasa_session_shards;
+CREATE OR REPLACE FUNCTION kasa_shard() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  shard text := current_setting('kasa.shard', true);
+BEGIN
+  IF shard IS NULL OR shard = '' THEN
+    shard := (nextval('kasa_session_shards') % 64)::text;
+    PERFORM set_config('kasa.shard', shard, false);
+  END IF;
+  RETURN shard::bigint;
+END $$;
+
 -- Adds `delta` to a payment's six buckets in this session's shard, clamped to ±2^62 as in SQLite:
 -- no sum can overflow, and any total past 2^53 is over every limit anyway. A shard may hold a
 -- negative amount (a status change made by another session than the insert): only the sum over
@@ -381,7 +399,7 @@ CREATE OR REPLACE FUNCTION kasa_add_usage(conn text, created_ms bigint, delta bi
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO connection_usage AS u (connection_id, unit, key, amount, shard)
-  SELECT conn, k.unit, k.key, delta, pg_backend_pid() % 16 FROM kasa_usage_keys(created_ms) AS k
+  SELECT conn, k.unit, k.key, delta, kasa_shard() FROM kasa_usage_keys(created_ms) AS k
   ON CONFLICT (connection_id, unit, key, shard)
   DO UPDATE SET amount = GREATEST(LEAST(u.amount::numeric + EXCLUDED.amount, 4611686018427387904), -4611686018427387904)::bigint;
 END $$;
@@ -535,12 +553,28 @@ CREATE INDEX IF NOT EXISTS capture_checks_due ON capture_checks(due_at_ms) WHERE
 -- every other transaction creating a payment (another instance's batch, another connection's)
 -- waited for that one to commit. Deferred, the row is locked only while the transaction commits;
 -- nothing reads the counts inside a unit, and a savepoint rolled back drops its deferred events too.
+--
+-- PostgreSQL only (issue 37, fourth step): `shard`, as connection_usage's. With one row per label,
+-- every transaction creating a payment locked the same row at COMMIT and held it through its WAL
+-- flush, so the commits of all instances ran one after another, one flush each; with a row per
+-- session they commit side by side and share flushes. A count is the sum over the shards.
 CREATE TABLE IF NOT EXISTS metric_counts (
   family text COLLATE "C" NOT NULL,
   label  text COLLATE "C" NOT NULL,
   n      bigint NOT NULL,
-  PRIMARY KEY (family, label)
+  shard  bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (family, label, shard)
 );
+-- A database made before the shards: the column, then the key that includes it.
+ALTER TABLE metric_counts ADD COLUMN IF NOT EXISTS shard bigint NOT NULL DEFAULT 0;
+DO $$
+BEGIN
+  IF (SELECT array_length(i.indkey, 1) FROM pg_index AS i
+      WHERE i.indrelid = 'metric_counts'::regclass AND i.indisprimary) = 2 THEN
+    ALTER TABLE metric_counts DROP CONSTRAINT metric_counts_pkey;
+    ALTER TABLE metric_counts ADD PRIMARY KEY (family, label, shard);
+  END IF;
+END $$;
 -- The counted column is read straight off NEW, not through to_jsonb(NEW) of the whole row (issue
 -- 37: a third of the trigger's time on every payment). PL/pgSQL plans each statement of a trigger
 -- function per table when it first runs, so NEW.outcome is never planned for payments.
@@ -553,8 +587,8 @@ BEGIN
   ELSE
     counted := NEW.status;
   END IF;
-  INSERT INTO metric_counts AS m (family, label, n) VALUES (TG_ARGV[0], counted, 1)
-  ON CONFLICT (family, label) DO UPDATE SET n = m.n + 1;
+  INSERT INTO metric_counts AS m (family, label, n, shard) VALUES (TG_ARGV[0], counted, 1, kasa_shard())
+  ON CONFLICT (family, label, shard) DO UPDATE SET n = m.n + 1;
   RETURN NULL;
 END $$;
 -- A plain trigger cannot be replaced by a constraint trigger: dropped first (databases made before issue 37).
