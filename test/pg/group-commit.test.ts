@@ -333,6 +333,40 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     expect(writes).toBe(4);
   });
 
+  it("a batch whose connection is lost before its COMMIT: its units run again alone, commit, and the pool goes on working", async () => {
+    const db = await freshDatabase(inject("pgUrl"));
+    closers.push(() => db.drop());
+    const s = await openPostgresStore(db.url);
+    closers.push(() => s.close());
+    const admin = postgres(db.url, { max: 1, onnotice: () => {} });
+    closers.push(() => admin.end());
+    const [open, release] = gate();
+    const [inside, entered] = gate();
+    let runs = 0;
+    const first = s.write(
+      inLane("one", async (tx) => {
+        runs += 1;
+        await tx.meta.set("a", String(runs));
+        if (runs === 1) {
+          entered();
+          await open; // the unit issues nothing after this: a statement on a closed connection is postgres.js's to refuse
+        }
+      }),
+    );
+    const second = s.write(inLane("one", (tx) => tx.meta.set("b", "1")));
+    await inside;
+    const [batch] = await admin`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`;
+    await admin`SELECT pg_terminate_backend(${batch?.pid})`;
+    await new Promise((r) => setTimeout(r, 200)); // the pool has seen the connection close
+    release();
+    await Promise.all([first, second]);
+    expect(runs).toBe(2);
+    expect([await s.q.meta.get("a"), await s.q.meta.get("b")]).toEqual(["2", "1"]);
+    // Every connection of the pool still answers (none was handed back closed).
+    await Promise.all(Array.from({ length: 20 }, (_, i) => s.write(inLane(`lane-${i}`, (tx) => tx.meta.set(`after${i}`, "1")))));
+    expect(await s.q.meta.get("after19")).toBe("1");
+  });
+
   it("every queued unit commits before close returns", async () => {
     const s = await store();
     const writes = Array.from({ length: 5 }, (_, i) => s.write((tx) => tx.meta.set(`z${i}`, "v")));

@@ -1,6 +1,7 @@
 import type postgres from "postgres";
 import { wallNowMs } from "../../clock";
 import { ANY_LANE, type Unit } from "../store";
+import { type BatchConnection, reserveBatchConnection } from "./batch-connection";
 import type { BatchScope } from "./cached-repos-pg";
 
 // Group commit on PostgreSQL (issue 37, docs/postgresql.md "Group commit"): the units of work queued
@@ -51,11 +52,13 @@ const errorCode = (error: unknown): string | undefined => (error as { code?: str
 const NOT_RUN = Object.assign(new Error("not run in its batch: a lock it may need was held"), { code: LOCK_NOT_AVAILABLE });
 /** The units of a batch whose transaction PostgreSQL rolled back at COMMIT (`inTransaction`): each runs alone. */
 const BATCH_ABORTED = new Error("its batch's transaction was rolled back at COMMIT");
+/** The units of a batch whose connection closed before COMMIT was sent: nothing committed, each runs alone. */
+const BATCH_LOST = new Error("its batch's connection closed before COMMIT");
 
 /** Errors after which the unit's own work was rolled back whole and running it again, alone, is right. */
 export const isRerunnable = (error: unknown): boolean => {
   const code = errorCode(error);
-  return error === BATCH_ABORTED || code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
+  return error === BATCH_ABORTED || error === BATCH_LOST || code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
 };
 
 type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
@@ -139,17 +142,18 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[], runner: number)
   const started = wallNowMs();
   const scope = deps.openBatch(runner);
   let outcomes: Outcome[];
-  let conn: postgres.ReservedSql | null = null;
+  let connection: BatchConnection | null = null;
+  let ended = false;
   try {
-    conn = await deps.sql.reserve();
-    outcomes = await inTransaction(conn, scope, batch);
+    connection = await reserveBatchConnection(deps.sql);
+    outcomes = await inTransaction(connection, scope, batch);
+    ended = true;
   } catch (error) {
     // The transaction itself failed (COMMIT, a lost connection): nothing of it committed that kasa
     // can know of, and each unit answers the error, as a unit's own transaction did.
     outcomes = batch.map(() => ({ ok: false, error }));
-    await conn?.unsafe("ROLLBACK").catch(() => {});
   } finally {
-    conn?.release();
+    await connection?.release(!ended);
     deps.afterTransaction(scope);
   }
   deps.observe(batch.length, wallNowMs() - started);
@@ -166,26 +170,23 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[], runner: number)
 }
 
 /**
- * The batch's transaction on a connection of its own. Its own statements (BEGIN, each unit's
- * SAVEPOINT, the ROLLBACK TO of a unit that threw) are not waited for one by one: each goes out in
- * the same write as the statements after it, so a unit costs its own round trips and no more
- * (issue 37: the savepoint's own round trip was a sixth of a create's CPU). They are checked all
- * at once at the end: any of them failing, or a query failing that its unit did not let throw,
- * leaves the transaction aborted, and PostgreSQL then answers COMMIT with ROLLBACK. Nothing was
- * committed, so every unit runs again, alone (`BATCH_ABORTED`).
+ * The batch's transaction on a connection of its own (batch-connection.ts). Its own statements
+ * (BEGIN, each unit's SAVEPOINT, the ROLLBACK TO of a unit that threw) are not waited for one by
+ * one: each goes out in the same write as the statements after it, so a unit costs its own round
+ * trips and no more (issue 37: the savepoint's own round trip was a sixth of a create's CPU). They
+ * are checked all at once at the end: any of them failing, or a query failing that its unit did not
+ * let throw, leaves the transaction aborted, and PostgreSQL then answers COMMIT with ROLLBACK.
+ * Nothing was committed, so every unit runs again, alone (`BATCH_ABORTED`); the same when the
+ * connection closed before COMMIT was sent (`BATCH_LOST`: the server rolled the transaction back).
  */
-async function inTransaction(conn: postgres.ReservedSql, scope: BatchScope, batch: Pending[]): Promise<Outcome[]> {
-  const send = (statement: string): void =>
-    void conn
-      .unsafe(statement)
-      .execute()
-      .catch(() => {});
-  send("BEGIN");
-  send(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+async function inTransaction(connection: BatchConnection, scope: BatchScope, batch: Pending[]): Promise<Outcome[]> {
+  connection.send("BEGIN");
+  connection.send(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
   // Every unit runs on the same connection: one set of repos serves them all.
-  const repos = scope.repos(conn);
+  const repos = scope.repos(connection.sql);
   const results: Outcome[] = [];
   for (const [i, p] of batch.entries()) {
+    if (connection.closed() !== null) break;
     // Once a lock was waited for in vain, the rows it needs stay held by a transaction that may
     // itself wait for this one: the units not yet run go alone after the commit rather than each
     // waiting out its own timeout here.
@@ -193,15 +194,16 @@ async function inTransaction(conn: postgres.ReservedSql, scope: BatchScope, batc
       results.push({ ok: false, error: NOT_RUN });
       continue;
     }
-    send(`SAVEPOINT u${i}`);
+    connection.send(`SAVEPOINT u${i}`);
     try {
       results.push({ ok: true, value: await p.unit(repos) });
     } catch (error) {
-      send(`ROLLBACK TO SAVEPOINT u${i}`);
+      connection.send(`ROLLBACK TO SAVEPOINT u${i}`);
       results.push({ ok: false, error });
     }
   }
-  const commit = await conn.unsafe("COMMIT");
+  if (connection.closed() !== null) return batch.map(() => ({ ok: false, error: BATCH_LOST }));
+  const commit = await connection.sql.unsafe("COMMIT");
   if (commit.command !== "COMMIT") return batch.map(() => ({ ok: false, error: BATCH_ABORTED }));
   return results;
 }
