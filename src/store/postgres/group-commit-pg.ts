@@ -1,13 +1,13 @@
-import type postgres from "postgres";
+import postgres from "postgres";
 import { wallNowMs } from "../../clock";
 import { ANY_LANE, type Unit } from "../store";
-import { type BatchConnection, reserveBatchConnection } from "./batch-connection";
 import type { BatchScope } from "./cached-repos-pg";
 
 // Group commit on PostgreSQL (issue 37, docs/postgresql.md "Group commit"): the units of work queued
 // in one event-loop turn on one lane run in one transaction, each inside its own savepoint, and
 // commit with one WAL flush. As on SQLite (sqlite-store.ts), a unit that throws rolls back to its
-// savepoint alone and the others commit; unlike SQLite, the lanes' transactions run at once
+// savepoint alone and the others commit (unless a statement of it failed: `inTransaction`); unlike
+// SQLite, the lanes' transactions run at once
 // (`RUNNERS`), since units on different rows need not wait for each other, and units on the same
 // row (a bank connection's limit totals) wait for one commit per batch instead of one per unit.
 //
@@ -48,17 +48,17 @@ const LOCK_NOT_AVAILABLE = "55P03";
 
 const errorCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
-/** A unit of a batch left unrun after another unit's lock wait timed out (`runBatch`): it runs alone. */
-const NOT_RUN = Object.assign(new Error("not run in its batch: a lock it may need was held"), { code: LOCK_NOT_AVAILABLE });
-/** The units of a batch whose transaction PostgreSQL rolled back at COMMIT (`inTransaction`): each runs alone. */
-const BATCH_ABORTED = new Error("its batch's transaction was rolled back at COMMIT");
-/** The units of a batch whose connection closed before COMMIT was sent: nothing committed, each runs alone. */
-const BATCH_LOST = new Error("its batch's connection closed before COMMIT");
+/**
+ * The units of a batch rolled back before its COMMIT because a statement failed (`inTransaction`):
+ * each runs alone. After a lock waited for in vain this is also what keeps the units not yet run
+ * from each waiting out their own timeout for a row the same other transaction holds.
+ */
+const BATCH_ABORTED = new Error("its batch was rolled back: a statement in it failed");
 
 /** Errors after which the unit's own work was rolled back whole and running it again, alone, is right. */
 export const isRerunnable = (error: unknown): boolean => {
   const code = errorCode(error);
-  return error === BATCH_ABORTED || error === BATCH_LOST || code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
+  return error === BATCH_ABORTED || code === UNIQUE_VIOLATION || code === DEADLOCK || code === LOCK_NOT_AVAILABLE;
 };
 
 type Pending = { unit: Unit<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
@@ -142,18 +142,14 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[], runner: number)
   const started = wallNowMs();
   const scope = deps.openBatch(runner);
   let outcomes: Outcome[];
-  let connection: BatchConnection | null = null;
-  let ended = false;
   try {
-    connection = await reserveBatchConnection(deps.sql);
-    outcomes = await inTransaction(connection, scope, batch);
-    ended = true;
+    outcomes = await deps.sql.begin((tx) => inTransaction(tx, scope, batch));
   } catch (error) {
-    // The transaction itself failed (COMMIT, a lost connection): nothing of it committed that kasa
-    // can know of, and each unit answers the error, as a unit's own transaction did.
+    // BATCH_ABORTED: rolled back before COMMIT, every unit runs again alone. Otherwise the
+    // transaction itself failed (BEGIN, COMMIT, a lost connection): nothing of it committed that
+    // kasa can know of, and each unit answers the error, as a unit's own transaction did.
     outcomes = batch.map(() => ({ ok: false, error }));
   } finally {
-    await connection?.release(!ended);
     deps.afterTransaction(scope);
   }
   deps.observe(batch.length, wallNowMs() - started);
@@ -170,41 +166,38 @@ async function runBatch(deps: GroupCommitDeps, batch: Pending[], runner: number)
 }
 
 /**
- * The batch's transaction on a connection of its own (batch-connection.ts). Its own statements
- * (BEGIN, each unit's SAVEPOINT, the ROLLBACK TO of a unit that threw) are not waited for one by
- * one: each goes out in the same write as the statements after it, so a unit costs its own round
- * trips and no more (issue 37: the savepoint's own round trip was a sixth of a create's CPU). They
- * are checked all at once at the end: any of them failing, or a query failing that its unit did not
- * let throw, leaves the transaction aborted, and PostgreSQL then answers COMMIT with ROLLBACK.
- * Nothing was committed, so every unit runs again, alone (`BATCH_ABORTED`); the same when the
- * connection closed before COMMIT was sent (`BATCH_LOST`: the server rolled the transaction back).
+ * The batch's units in its transaction. The batch's own statements (each unit's SAVEPOINT, the
+ * ROLLBACK TO of a unit that threw) are not waited for one by one, as postgres.js's `savepoint`
+ * waits for its SAVEPOINT before it runs the unit: each goes out in the same write as the unit's
+ * first statements, so a unit costs its own round trips and no more (issue 37: the savepoint's
+ * round trip was a sixth of a create's CPU in kasa). postgres.js's `begin` still owns the
+ * transaction and its connection (a connection lost mid-batch rejects it, as before), and it
+ * refuses to COMMIT a transaction in which any statement failed, even one rolled back to its
+ * savepoint. So a unit that throws for a failed statement (a duplicate key, a lock waited for in
+ * vain) ends the batch: `BATCH_ABORTED` rolls it back and every unit runs again alone, its answer
+ * possibly resting on rows the rollback undid. A unit that throws for a rule (a refusal) only
+ * rolls back to its savepoint, and the others commit.
  */
-async function inTransaction(connection: BatchConnection, scope: BatchScope, batch: Pending[]): Promise<Outcome[]> {
-  connection.send("BEGIN");
-  connection.send(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
-  // Every unit runs on the same connection: one set of repos serves them all.
-  const repos = scope.repos(connection.sql);
+async function inTransaction(tx: postgres.TransactionSql, scope: BatchScope, batch: Pending[]): Promise<Outcome[]> {
+  const send = (statement: string): void =>
+    void tx
+      .unsafe(statement)
+      .execute()
+      .catch(() => {});
+  send(`SET LOCAL lock_timeout = '${BATCH_LOCK_TIMEOUT}'`);
+  // Every unit runs on the transaction's connection: one set of repos serves them all.
+  const repos = scope.repos(tx);
   const results: Outcome[] = [];
   for (const [i, p] of batch.entries()) {
-    if (connection.closed() !== null) break;
-    // Once a lock was waited for in vain, the rows it needs stay held by a transaction that may
-    // itself wait for this one: the units not yet run go alone after the commit rather than each
-    // waiting out its own timeout here.
-    if (results.some((o) => !o.ok && errorCode(o.error) === LOCK_NOT_AVAILABLE)) {
-      results.push({ ok: false, error: NOT_RUN });
-      continue;
-    }
-    connection.send(`SAVEPOINT u${i}`);
+    send(`SAVEPOINT u${i}`);
     try {
       results.push({ ok: true, value: await p.unit(repos) });
     } catch (error) {
-      connection.send(`ROLLBACK TO SAVEPOINT u${i}`);
+      if (error instanceof postgres.PostgresError) throw BATCH_ABORTED;
+      send(`ROLLBACK TO SAVEPOINT u${i}`);
       results.push({ ok: false, error });
     }
   }
-  if (connection.closed() !== null) return batch.map(() => ({ ok: false, error: BATCH_LOST }));
-  const commit = await connection.sql.unsafe("COMMIT");
-  if (commit.command !== "COMMIT") return batch.map(() => ({ ok: false, error: BATCH_ABORTED }));
   return results;
 }
 
