@@ -4,6 +4,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { openPostgresStore, type PgStore } from "../../src/store/postgres/pg-store";
 import { ANY_LANE, inLane, type Repos } from "../../src/store/store";
 import { RUNNERS } from "../../src/store/postgres/group-commit-pg";
+import { holdPaymentCount } from "../../src/store/postgres/inspect";
 import { connectionRow, partnerRow } from "../support/catalog-rows";
 import { freshDatabase } from "../support/pg-cluster";
 import { partnersSqlite as seedPartners, paymentSqlite as seedPayment, terminalSqlite as seedTerminal } from "./links-world";
@@ -288,14 +289,7 @@ describe("issue 37: group commit of units on PostgreSQL", () => {
     closers.push(() => a.end());
     const [open, release] = gate();
     const [counted, count] = gate();
-    const aDone = a.begin(async (tx) => {
-      await tx`INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, status, amount,
-        principal, installment, payment_ref, expires_at_ms, created_at_ms, updated_at_ms)
-        VALUES ('pay_a', 'p1', ${one.id}, ${one.connectionId}, 'tx-a', 'api', 'initiated', 100, 100, 1, 'ref-a', 2000, 1000, 1000)`;
-      await tx`SET CONSTRAINTS ALL IMMEDIATE`;
-      count();
-      await open;
-    });
+    const aDone = holdPaymentCount(a, { code: "pay_a", partnerId: "p1", terminalId: one.id, connectionId: one.connectionId }, count, open);
     await counted;
     const bDone = b.write((tx) =>
       seedPayment(tx, {

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { applySchema, tableColumns } from "../../src/store/postgres/inspect";
+import { applySchema, countInSessionShard, createUnshardedTotals, shardedTotals, tableColumns } from "../../src/store/postgres/inspect";
 import { metricsPg } from "../../src/store/postgres/metrics-pg";
 import { connectPg } from "../../src/store/postgres/pg";
 import { freshDatabase } from "../support/pg-cluster";
@@ -20,21 +20,13 @@ describe("issue 37: running totals and metric counts split by session, on a data
     closers.push(() => db.drop());
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     closers.push(() => sql.end());
-    // The two tables as the versions before the split made them.
-    await sql`CREATE TABLE connection_usage (connection_id text COLLATE "C" NOT NULL, unit text COLLATE "C" NOT NULL,
-      key bigint NOT NULL, amount bigint NOT NULL, PRIMARY KEY (connection_id, unit, key))`;
-    await sql`CREATE TABLE metric_counts (family text COLLATE "C" NOT NULL, label text COLLATE "C" NOT NULL,
-      n bigint NOT NULL, PRIMARY KEY (family, label))`;
-    await sql`INSERT INTO connection_usage VALUES ('c1', 'd', 20000, 500)`;
-    await sql`INSERT INTO metric_counts VALUES ('payment', 'initiated', 7)`;
+    await createUnshardedTotals(sql);
     await applySchema(sql);
     await applySchema(sql);
-    expect([...(await sql`SELECT connection_id, unit, key::int, amount::int, shard::int FROM connection_usage`)]).toEqual([
-      { connection_id: "c1", unit: "d", key: 20000, amount: 500, shard: 0 },
-    ]);
-    expect([...(await sql`SELECT family, label, n::int, shard::int FROM metric_counts`)]).toEqual([
-      { family: "payment", label: "initiated", n: 7, shard: 0 },
-    ]);
+    expect(await shardedTotals(sql)).toEqual({
+      usage: [{ connection_id: "c1", unit: "d", key: 20000, amount: 500, shard: 0 }],
+      counts: [{ family: "payment", label: "initiated", n: 7, shard: 0 }],
+    });
     const keys = (await tableColumns(sql)).filter((c) => c.pk > 0 && ["connection_usage", "metric_counts"].includes(c.table));
     expect(keys.map((c) => `${c.table}.${c.column}`)).toEqual([
       "connection_usage.connection_id",
@@ -56,15 +48,12 @@ describe("issue 37: running totals and metric counts split by session, on a data
     const shards: number[] = [];
     for (let i = 0; i < 3; i++) {
       const session = postgres(db.url, { max: 1, onnotice: () => {} });
-      const [first] = await session`SELECT kasa_shard()::int AS s`;
-      const [again] = await session`SELECT kasa_shard()::int AS s`;
-      expect(again?.s).toBe(first?.s);
-      shards.push(first?.s as number);
-      await session`INSERT INTO metric_counts AS m (family, label, n, shard) VALUES ('payment', 'initiated', 1, kasa_shard())
-        ON CONFLICT (family, label, shard) DO UPDATE SET n = m.n + 1`;
+      const first = await countInSessionShard(session);
+      expect(await countInSessionShard(session)).toBe(first); // kept for the session
+      shards.push(first);
       await session.end();
     }
     expect(new Set(shards).size).toBe(3);
-    expect(await metricsPg(admin).counts("payment")).toEqual([{ label: "initiated", n: 3 }]);
+    expect(await metricsPg(admin).counts("payment")).toEqual([{ label: "initiated", n: 6 }]);
   });
 });

@@ -165,6 +165,54 @@ export async function holdExactCheckLock(sql: Sql, connectionId: string, held: (
   });
 }
 
+/**
+ * Inserts a payment (on a terminal and connection that exist) and takes its count now, as a
+ * COMMIT would (the deferred count trigger fired early), holding the count's row until `until`
+ * settles: a test of what another session's commit waits for.
+ */
+export async function holdPaymentCount(
+  sql: Sql,
+  p: { code: string; partnerId: string; terminalId: string; connectionId: string },
+  held: () => void,
+  until: Promise<void>,
+): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`INSERT INTO payments (code, partner_id, terminal_id, connection_id, partner_tx_code, channel, status, amount,
+        principal, installment, payment_ref, expires_at_ms, created_at_ms, updated_at_ms)
+      VALUES (${p.code}, ${p.partnerId}, ${p.terminalId}, ${p.connectionId}, ${`tx-${p.code}`}, 'api', 'initiated', 100, 100, 1,
+        ${`ref-${p.code}`}, 2000, 1000, 1000)`;
+    await tx`SET CONSTRAINTS ALL IMMEDIATE`;
+    held();
+    await until;
+  });
+}
+
+/** A database as the versions before the per-session shards made the two split tables, with one row in each. */
+export async function createUnshardedTotals(sql: Sql): Promise<void> {
+  await sql`CREATE TABLE connection_usage (connection_id text COLLATE "C" NOT NULL, unit text COLLATE "C" NOT NULL,
+    key bigint NOT NULL, amount bigint NOT NULL, PRIMARY KEY (connection_id, unit, key))`;
+  await sql`CREATE TABLE metric_counts (family text COLLATE "C" NOT NULL, label text COLLATE "C" NOT NULL,
+    n bigint NOT NULL, PRIMARY KEY (family, label))`;
+  await sql`INSERT INTO connection_usage VALUES ('c1', 'd', 20000, 500)`;
+  await sql`INSERT INTO metric_counts VALUES ('payment', 'initiated', 7)`;
+}
+
+/** Every row of the two split tables, numbers as numbers. */
+export async function shardedTotals(sql: Sql) {
+  return {
+    usage: [...(await sql`SELECT connection_id, unit, key::int, amount::int, shard::int FROM connection_usage`)],
+    counts: [...(await sql`SELECT family, label, n::int, shard::int FROM metric_counts`)],
+  };
+}
+
+/** This session's shard (schema.sql `kasa_shard()`), and one payment counted in it, as the count trigger does. */
+export async function countInSessionShard(sql: Sql): Promise<number> {
+  const [row] = await sql<Array<{ s: number }>>`SELECT kasa_shard()::int AS s`;
+  await sql`INSERT INTO metric_counts AS m (family, label, n, shard) VALUES ('payment', 'initiated', 1, kasa_shard())
+    ON CONFLICT (family, label, shard) DO UPDATE SET n = m.n + 1`;
+  return row?.s as number;
+}
+
 /** The tables ANALYZE (or VACUUM) never ran on: PostgreSQL's `reltuples` is still -1. */
 export async function neverAnalyzed(sql: Sql): Promise<string[]> {
   const rows = await sql<Array<{ name: string }>>`
