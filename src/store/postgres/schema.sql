@@ -307,6 +307,19 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   PRIMARY KEY (delivery_id, n)
 );
 
+-- A table made before the per-session shards (issue 37: connection_usage, metric_counts) gains
+-- `shard`, 0 for the rows it has, and a primary key of `cols` then `shard`; a table whose key
+-- already has it is left alone, so running the file again changes nothing.
+CREATE OR REPLACE FUNCTION kasa_shard_primary_key(tbl regclass, cols text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('ALTER TABLE %s ADD COLUMN IF NOT EXISTS shard bigint NOT NULL DEFAULT 0', tbl);
+  IF NOT EXISTS (SELECT 1 FROM pg_index AS i JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+      WHERE i.indrelid = tbl AND i.indisprimary AND a.attname = 'shard') THEN
+    EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', tbl, tbl::text || '_pkey');
+    EXECUTE format('ALTER TABLE %s ADD PRIMARY KEY (%s, shard)', tbl, cols);
+  END IF;
+END $$;
+
 -- Running totals behind the docs/seed.md#partners-terminals-and-connections connection limits (issue 17); see schema.sql for the units.
 -- Kept by the triggers below, in the transaction of every insert and status change of a payment.
 -- PostgreSQL only (issue 37, docs/postgresql.md "Connection limits across instances"): `shard`
@@ -321,16 +334,7 @@ CREATE TABLE IF NOT EXISTS connection_usage (
   shard         bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (connection_id, unit, key, shard)
 );
--- A database made before the shards: the column, then the key that includes it.
-ALTER TABLE connection_usage ADD COLUMN IF NOT EXISTS shard bigint NOT NULL DEFAULT 0;
-DO $$
-BEGIN
-  IF (SELECT array_length(i.indkey, 1) FROM pg_index AS i
-      WHERE i.indrelid = 'connection_usage'::regclass AND i.indisprimary) = 3 THEN
-    ALTER TABLE connection_usage DROP CONSTRAINT connection_usage_pkey;
-    ALTER TABLE connection_usage ADD PRIMARY KEY (connection_id, unit, key, shard);
-  END IF;
-END $$;
+SELECT kasa_shard_primary_key('connection_usage', 'connection_id, unit, key');
 
 -- PostgreSQL only (issue 37, docs/postgresql.md "Connection limits across instances"): room of a
 -- connection's limits that one running instance (`holder`) has set aside for its own creates.
@@ -565,16 +569,7 @@ CREATE TABLE IF NOT EXISTS metric_counts (
   shard  bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (family, label, shard)
 );
--- A database made before the shards: the column, then the key that includes it.
-ALTER TABLE metric_counts ADD COLUMN IF NOT EXISTS shard bigint NOT NULL DEFAULT 0;
-DO $$
-BEGIN
-  IF (SELECT array_length(i.indkey, 1) FROM pg_index AS i
-      WHERE i.indrelid = 'metric_counts'::regclass AND i.indisprimary) = 2 THEN
-    ALTER TABLE metric_counts DROP CONSTRAINT metric_counts_pkey;
-    ALTER TABLE metric_counts ADD PRIMARY KEY (family, label, shard);
-  END IF;
-END $$;
+SELECT kasa_shard_primary_key('metric_counts', 'family, label');
 -- The counted column is read straight off NEW, not through to_jsonb(NEW) of the whole row (issue
 -- 37: a third of the trigger's time on every payment). PL/pgSQL plans each statement of a trigger
 -- function per table when it first runs, so NEW.outcome is never planned for payments.
