@@ -4,6 +4,7 @@ import { BUDGET_NAMES } from "../../src/domain/rate-limits/budgets";
 import { startPgCluster, withAdmin, type PgCluster } from "../support/pg-cluster";
 import { baseBinary, type Base } from "./base-binary";
 import { bareScan, h3Diagnostic, httpCeiling, naiveWriteCeiling, storageCeiling, type Figure } from "./ceilings";
+import { createFloor, floorLines, readFloor } from "./floors";
 import { compare, type BaseResult } from "./compare";
 import * as s from "./scenarios";
 import { compareWithBest } from "./best";
@@ -74,9 +75,32 @@ const SQLITE_ROWS: Row[] = [
     kind: "rps",
     run: (c) => naiveWriteCeiling(c.dir, c.sizes.seconds),
   },
+  {
+    // Issue 37: the least a read costs on h3 (floors.ts), beside the read it bounds.
+    id: "floor-list-links",
+    label: "diagnostic: floor of list links (h3, the duties, from memory)",
+    against: "http",
+    kind: "rps",
+    run: (c) => readFloor(c.dir, c.sizes.seconds, "list"),
+  },
   { id: "list-links", label: "list links (page of 20 of the partner's links)", against: "http", kind: "rps", kasa: true, run: s.listLinks },
+  {
+    id: "floor-get-link",
+    label: "diagnostic: floor of get link (h3, the duties, from memory)",
+    against: "http",
+    kind: "rps",
+    run: (c) => readFloor(c.dir, c.sizes.seconds, "get"),
+  },
   { id: "get-link", label: "get link", against: "http", kind: "rps", kasa: true, run: s.getLink },
   { id: "installment-options", label: "installment options", against: "http", kind: "rps", kasa: true, run: s.installmentOptions },
+  {
+    // Issue 37: the least a create costs on SQLite (floors.ts), beside the create it bounds.
+    id: "floor-create-payment",
+    label: "diagnostic: floor of create payment (h3, the duties, kasa's insert, group commit)",
+    against: "naive",
+    kind: "rps",
+    run: (c) => createFloor(c),
+  },
   {
     id: "create-payment",
     label: "create payment (new codes, connection limits)",
@@ -174,6 +198,7 @@ const SQLITE_ROWS: Row[] = [
  * payments, pending timers); copying such a seed into PostgreSQL on every run was not tried.
  */
 const ON_POSTGRES = new Set([
+  "floor-create-payment",
   "create-payment-8",
   "list-links",
   "get-link",
@@ -184,8 +209,8 @@ const ON_POSTGRES = new Set([
   "full-flows",
   "webhooks",
 ]);
-/** The one PostgreSQL row of a --smoke pass: it proves the cluster, the copy and the row work, in seconds. */
-const SMOKE_ON_POSTGRES = "create-payment";
+/** The PostgreSQL rows of a --smoke pass: they prove the cluster, the copy and the rows work, in seconds. */
+const SMOKE_ON_POSTGRES = new Set(["create-payment", "floor-create-payment"]);
 
 const onPostgres = (row: Row): Row => ({
   ...row,
@@ -193,7 +218,7 @@ const onPostgres = (row: Row): Row => ({
   label: `${row.label} (PostgreSQL)`,
   store: "postgres",
   twin: row.id,
-  ...(row.id === SMOKE_ON_POSTGRES ? {} : { smoke: false as const }),
+  ...(SMOKE_ON_POSTGRES.has(row.id) ? {} : { smoke: false as const }),
   run: (c) => row.run({ ...c, store: "postgres" }),
 });
 
@@ -488,6 +513,7 @@ async function report(o: ReturnType<typeof options>, selected: Row[], ctx: s.Run
     ...openLoopVerdict(results),
     ...spreadVerdict(results),
     ...twoInstancesVerdict(results),
+    ...floorLines(results),
     ...dashboardVerdict(results, o.sizes),
   ];
   let comparison: ReturnType<typeof compare> | null = null;
