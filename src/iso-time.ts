@@ -23,8 +23,25 @@ function dayPrefix(day: number): string {
   return prefix;
 }
 
+/**
+ * The text of each instant formatted lately, kept: reads answer the same records again and again,
+ * and a string built by concatenation is only flattened when JSON.stringify first meets it; the
+ * kept one is flattened once (issue 37: 100 instants a page of links). Past the bound it starts over.
+ */
+const texts = new Map<number, string>();
+const MAX_TEXTS = 8192;
+
 /** `ms` (an integer of epoch milliseconds, years 0000-9999) as "2026-11-27T20:19:05.123Z"; RangeError otherwise. */
 export function toIso(ms: number): string {
+  const kept = texts.get(ms);
+  if (kept !== undefined) return kept;
+  const text = formatIso(ms);
+  if (texts.size >= MAX_TEXTS) texts.clear();
+  texts.set(ms, text);
+  return text;
+}
+
+function formatIso(ms: number): string {
   if (!Number.isSafeInteger(ms)) throw new RangeError("instant must be an integer of epoch milliseconds");
   const day = Math.floor(ms / DAY_MS);
   const intoDay = ms - day * DAY_MS;

@@ -1,8 +1,26 @@
 import { toIso } from "../../iso-time";
 import type { LinkRow } from "../../store/rows";
 
-/** The buyer-facing address of a link (docs/contract.md#the-link-record `url`); the token is its secret part. */
-export const toLinkUrl = (baseUrl: string, token: string): string => `${baseUrl}/l/${token}`;
+/**
+ * The buyer-facing address of a link (docs/contract.md#the-link-record `url`); the token is its secret part.
+ * Kept per token for the server's one base URL, as toIso keeps its texts: a kept string is
+ * flattened once, not by every answer that carries it (issue 37).
+ */
+export function toLinkUrl(baseUrl: string, token: string): string {
+  if (baseUrl !== urls.baseUrl) {
+    urls.baseUrl = baseUrl;
+    urls.byToken.clear();
+  }
+  let url = urls.byToken.get(token);
+  if (url === undefined) {
+    url = `${baseUrl}/l/${token}`;
+    if (urls.byToken.size >= MAX_URLS) urls.byToken.clear();
+    urls.byToken.set(token, url);
+  }
+  return url;
+}
+const urls = { baseUrl: "", byToken: new Map<string, string>() };
+const MAX_URLS = 4096;
 
 /**
  * docs/contract.md#the-link-record wire shape, every field present and nulls explicit, in the table's order.

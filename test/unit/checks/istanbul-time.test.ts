@@ -141,6 +141,17 @@ describe("product 2 date-times: toIso and formatIstanbul", () => {
     }
   });
 
+  it("toIso keeps its texts exact across its bound (issue 37: formatted instants are kept)", () => {
+    const start = Date.UTC(2026, 10, 27, 20, 19, 5, 123);
+    for (const step of [1, 997, 1]) {
+      for (let i = 0; i < 10_000; i++) {
+        const instant = start + i * step;
+        expect(toIso(instant)).toBe(new Date(instant).toISOString());
+      }
+    }
+    expect(toIso(start)).toBe("2026-11-27T20:19:05.123Z");
+  });
+
   it.each([0.5, Number.NaN, Number.POSITIVE_INFINITY])("toIso throws on %s", (bad) => {
     expect(() => toIso(bad)).toThrow(RangeError);
   });
