@@ -8,10 +8,12 @@ import { BENCH_KEY, PARTNER, TERMINAL } from "./seed-db";
 import { HOST, cpuSeconds, startProcess, waitForAnswer, wrk, wrkScript } from "./tools";
 import type { Figure } from "./ceilings";
 
-// Issue 37's read targets against what h3 itself allows (docs/performance.md, "The floor of a
-// read"): an h3 app doing only the duties docs/contract.md gives every API read, with everything
-// in memory. No store, no copies, the answer built once at start: a lower bound of a read's cost
-// on this stack, not a design. A kasa read cannot be cheaper than its floor's row.
+// Issue 37's targets against what this stack and machine allow at all (docs/performance.md, How
+// the bench runs, "Floors"): servers doing only what the target's request cannot skip. Reads: an
+// h3 app with the duties docs/contract.md gives every API request, the answer from memory, built
+// once at start (no store, no copies). Creates: the same duties and kasa's own INSERT into the
+// seeded schema, committed per turn. A lower bound of a request's cost, not a design: a kasa row
+// cannot be faster than its floor.
 //
 // Per request, as kasa does them: the caller's address (the pre-auth per-address budget), the
 // bearer key's SHA-256 looked up in a map, a token bucket per address and per key, a random
