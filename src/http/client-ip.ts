@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import { clientIp, rateKeyForIp } from "../domain/rate-limits/client-ip";
+import { kept } from "../kept";
 
 /**
  * The rate-limit identity of the caller's address (docs/contract.md, Rate limits): the socket peer, or with
@@ -22,15 +23,4 @@ export function callerIpKey(event: H3Event, trustProxy: boolean): string {
  * few clients send most of them (issue 37: parsing the address was 3% of a cached read). Bounded
  * as the catalog cache is: past the bound the map starts over.
  */
-const ipKeys = new Map<string, string>();
-const MAX_IP_KEYS = 10_000;
-
-function ipKeyOf(address: string): string {
-  let key = ipKeys.get(address);
-  if (key === undefined) {
-    key = rateKeyForIp(address);
-    if (ipKeys.size >= MAX_IP_KEYS) ipKeys.clear();
-    ipKeys.set(address, key);
-  }
-  return key;
-}
+const ipKeyOf = kept(10_000, rateKeyForIp);

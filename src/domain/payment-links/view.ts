@@ -1,4 +1,5 @@
 import { toIso } from "../../iso-time";
+import { kept } from "../../kept";
 import type { LinkRow } from "../../store/rows";
 
 /**
@@ -7,20 +8,10 @@ import type { LinkRow } from "../../store/rows";
  * flattened once, not by every answer that carries it (issue 37).
  */
 export function toLinkUrl(baseUrl: string, token: string): string {
-  if (baseUrl !== urls.baseUrl) {
-    urls.baseUrl = baseUrl;
-    urls.byToken.clear();
-  }
-  let url = urls.byToken.get(token);
-  if (url === undefined) {
-    url = `${baseUrl}/l/${token}`;
-    if (urls.byToken.size >= MAX_URLS) urls.byToken.clear();
-    urls.byToken.set(token, url);
-  }
-  return url;
+  if (baseUrl !== urls.baseUrl) urls = { baseUrl, of: kept(4096, (t: string) => `${baseUrl}/l/${t}`) };
+  return urls.of(token);
 }
-const urls = { baseUrl: "", byToken: new Map<string, string>() };
-const MAX_URLS = 4096;
+let urls = { baseUrl: "", of: (token: string) => token };
 
 /**
  * docs/contract.md#the-link-record wire shape, every field present and nulls explicit, in the table's order.
