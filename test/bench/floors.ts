@@ -1,10 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toLinkJson, toLinkPageJson } from "../../src/domain/payment-links/view";
-import type { LinkRow } from "../../src/store/rows";
 import { freePort } from "../support/free-port";
 import { PAYMENT_BODY, database, type RunContext } from "./scenarios";
-import { BENCH_KEY, PARTNER, TERMINAL } from "./seed-db";
+import { BENCH_KEY, PARTNER, TERMINAL, benchLink } from "./seed-db";
 import { HOST, cpuSeconds, startProcess, waitForAnswer, wrk, wrkScript } from "./tools";
 import type { Figure } from "./ceilings";
 
@@ -83,6 +82,24 @@ const app = new H3()
 serve(app, { port: Number(process.argv[2]), hostname: "${HOST}", silent: true });
 `;
 
+/** The create route of both create floors: `stored(params)` settles once the payment is committed. */
+const CREATE_ROUTE = `const app = new H3().post("/v1/payments", async (event) => {
+  const caller = admit(event);
+  if (caller instanceof Response) return caller;
+  const body = JSON.parse(await event.req.text());
+  if (!Number.isSafeInteger(body.amount) || typeof body.partnerTxCode !== "string" || body.terminalId !== data.terminalId) {
+    return reply("POST", "/v1/payments", caller, 400, { error: { code: "validation_failed", traceId: caller.traceId } });
+  }
+  const code = "pay_" + randomBytes(10).toString("hex"); const ref = randomBytes(10).toString("hex");
+  await stored([code, caller.partnerId, data.terminalId, connectionId, body.partnerTxCode, body.amount, body.amount, body.returnUrl ?? null,
+    ref, caller.now + 900000, caller.now, caller.now]);
+  return reply("POST", "/v1/payments", caller, 201, { code, partnerTxCode: body.partnerTxCode, status: "initiated", amount: body.amount,
+    currency: "TRY", installment: 1, terminalId: data.terminalId, paymentUrl: "http://${HOST}:8080/pay/" + ref, expiresAt: new Date(caller.now + 900000).toISOString(),
+    createdAt: new Date(caller.now).toISOString() });
+});
+serve(app, { port: Number(process.argv[2]), hostname: "${HOST}", silent: true });
+`;
+
 /**
  * Create payment's floor on SQLite: the duties, the body parsed and its three fields checked, and
  * kasa's own INSERT into the seeded file (the payments table with all its indexes and triggers),
@@ -108,24 +125,13 @@ function committed() {
   }
   return waiting;
 }
-const app = new H3().post("/v1/payments", async (event) => {
-  const caller = admit(event);
-  if (caller instanceof Response) return caller;
-  const body = JSON.parse(await event.req.text());
-  if (!Number.isSafeInteger(body.amount) || typeof body.partnerTxCode !== "string" || body.terminalId !== data.terminalId) {
-    return reply("POST", "/v1/payments", caller, 400, { error: { code: "validation_failed", traceId: caller.traceId } });
-  }
-  const code = "pay_" + randomBytes(10).toString("hex"); const ref = randomBytes(10).toString("hex");
+/** Inserted now, answered once the turn's inserts are committed. */
+function stored(params) {
   const turn = committed();
-  insert.run(code, caller.partnerId, data.terminalId, connectionId, body.partnerTxCode, body.amount, body.amount, body.returnUrl ?? null,
-    ref, caller.now + 900000, caller.now, caller.now);
-  await turn;
-  return reply("POST", "/v1/payments", caller, 201, { code, partnerTxCode: body.partnerTxCode, status: "initiated", amount: body.amount,
-    currency: "TRY", installment: 1, terminalId: data.terminalId, paymentUrl: "http://${HOST}:8080/pay/" + ref, expiresAt: new Date(caller.now + 900000).toISOString(),
-    createdAt: new Date(caller.now).toISOString() });
-});
-serve(app, { port: Number(process.argv[2]), hostname: "${HOST}", silent: true });
-`;
+  insert.run(...params);
+  return turn;
+}
+${CREATE_ROUTE}`;
 
 /**
  * The same on PostgreSQL: kasa's INSERT (the table's indexes and triggers) through postgres.js,
@@ -146,51 +152,10 @@ function run() {
     .then(() => { for (const u of batch) u.done(); }, (e) => { for (const u of batch) u.fail(e); })
     .finally(() => { running -= 1; run(); });
 }
-function inserted(params) {
+function stored(params) {
   return new Promise((done, fail) => { queue.push({ params, done, fail }); setImmediate(run); });
 }
-const app = new H3().post("/v1/payments", async (event) => {
-  const caller = admit(event);
-  if (caller instanceof Response) return caller;
-  const body = JSON.parse(await event.req.text());
-  if (!Number.isSafeInteger(body.amount) || typeof body.partnerTxCode !== "string" || body.terminalId !== data.terminalId) {
-    return reply("POST", "/v1/payments", caller, 400, { error: { code: "validation_failed", traceId: caller.traceId } });
-  }
-  const code = "pay_" + randomBytes(10).toString("hex"); const ref = randomBytes(10).toString("hex");
-  await inserted([code, caller.partnerId, data.terminalId, connectionId, body.partnerTxCode, body.amount, body.amount, body.returnUrl ?? null,
-    ref, caller.now + 900000, caller.now, caller.now]);
-  return reply("POST", "/v1/payments", caller, 201, { code, partnerTxCode: body.partnerTxCode, status: "initiated", amount: body.amount,
-    currency: "TRY", installment: 1, terminalId: data.terminalId, paymentUrl: "http://${HOST}:8080/pay/" + ref, expiresAt: new Date(caller.now + 900000).toISOString(),
-    createdAt: new Date(caller.now).toISOString() });
-});
-serve(app, { port: Number(process.argv[2]), hostname: "${HOST}", silent: true });
-`;
-
-/** Twenty links as the bench's seed writes them (seed-db.ts), for the floor's answers. */
-function seededLinks(nowMs: number): LinkRow[] {
-  const pad = (i: number) => String(i).padStart(12, "0");
-  return Array.from({ length: 20 }, (_, i) => ({
-    id: `pl_bench${pad(i)}`,
-    partnerId: PARTNER,
-    token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`,
-    partnerReference: i + 1,
-    terminalId: TERMINAL,
-    status: "pending",
-    amount: 10_000 + i,
-    shareBps: 0,
-    description: `Order ${i}`,
-    redirectUrl: null,
-    allowedCounts: null,
-    items: null,
-    payerName: null,
-    attemptSeq: 0,
-    firstOpenedAtMs: null,
-    lastOpenedAtMs: null,
-    expiresAtMs: nowMs + 60_000 + i * 30_000,
-    createdAtMs: nowMs - 3 * 86_400_000 + i,
-    updatedAtMs: nowMs - 3 * 86_400_000 + i,
-  }));
-}
+${CREATE_ROUTE}`;
 
 type FloorServer = { name: string; text: string; data: object; args: string[]; path: string; lua: string };
 
@@ -216,7 +181,8 @@ async function driveFloor(dir: string, seconds: number, { name, text, data, args
 
 /** The floor of get link (`which` "get") or of list links' page of 20 ("list"). */
 export function readFloor(dir: string, seconds: number, which: "get" | "list"): Promise<Figure> {
-  const rows = seededLinks(Date.now());
+  const nowMs = Date.now();
+  const rows = Array.from({ length: 20 }, (_, i) => benchLink(i, 100_000, nowMs));
   const baseUrl = `http://${HOST}:8080`;
   const link = toLinkJson(rows[0]!, baseUrl);
   const page = toLinkPageJson(rows, baseUrl, { page: 0, size: 20, hasMore: true });

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startOfIstanbulMonthMs } from "../../src/domain/checks/istanbul-time";
 import { applySeed, parseSeed } from "../../src/domain/partners/seed";
 import { createRateLimiter } from "../../src/domain/rate-limits/limiter";
@@ -9,6 +9,7 @@ import { createService } from "../../src/compose";
 import type { SeedFile } from "../../src/domain/partners/seed-schema";
 import { openSqliteStore as openStore } from "../../src/store/sqlite/sqlite-store";
 import type { Store } from "../../src/store/store";
+import type { LinkRow } from "../../src/store/rows";
 import { seedPanelUser, seedPanelYear } from "./seed-panel";
 import { freshDatabase } from "../support/pg-cluster";
 
@@ -113,37 +114,39 @@ const quietRuntime = async (store: Store, nowMs: number) =>
     rateLimiter: createRateLimiter({ limits: "off" }),
   });
 
+/** The `i`th of the `count` open links of the bench's partner: created over the last days, expiring over the next week. */
+export function benchLink(i: number, count: number, nowMs: number): LinkRow {
+  const pad = String(i).padStart(12, "0");
+  return {
+    id: `pl_bench${pad}`,
+    partnerId: PARTNER,
+    token: `tok_bench_${pad}_aaaaaaaaaaaa`,
+    partnerReference: i + 1,
+    terminalId: TERMINAL,
+    status: "pending",
+    amount: 10_000 + (i % 1000),
+    shareBps: 0,
+    description: `Order ${i}`,
+    redirectUrl: null,
+    allowedCounts: null,
+    items: null,
+    payerName: null,
+    attemptSeq: 0,
+    firstOpenedAtMs: null,
+    lastOpenedAtMs: null,
+    expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, count)) * 7 * DAY_MS),
+    createdAtMs: nowMs - 3 * DAY_MS + i,
+    updatedAtMs: nowMs - 3 * DAY_MS + i,
+  };
+}
+
 export async function seedDb(dir: string, name: string, nowMs: number, s: BenchSeed = {}): Promise<string> {
   const path = join(dir, `${name}.db`);
   const store = await openStore(path);
   await applySeed(store, seedFile(s.webhookUrl ?? null), nowMs, () => "key_bench");
   const pad = (i: number) => String(i).padStart(12, "0");
-  await inUnits(
-    store,
-    s.links ?? 0,
-    async (tx, i) =>
-      await tx.links.insert({
-        id: `pl_bench${pad(i)}`,
-        partnerId: PARTNER,
-        token: `tok_bench_${pad(i)}_aaaaaaaaaaaa`,
-        partnerReference: i + 1,
-        terminalId: TERMINAL,
-        status: "pending",
-        amount: 10_000 + (i % 1000),
-        shareBps: 0,
-        description: `Order ${i}`,
-        redirectUrl: null,
-        allowedCounts: null,
-        items: null,
-        payerName: null,
-        attemptSeq: 0,
-        firstOpenedAtMs: null,
-        lastOpenedAtMs: null,
-        expiresAtMs: nowMs + 60_000 + Math.floor((i / Math.max(1, s.links ?? 1)) * 7 * DAY_MS),
-        createdAtMs: nowMs - 3 * DAY_MS + i,
-        updatedAtMs: nowMs - 3 * DAY_MS + i,
-      }),
-  );
+  const links = s.links ?? 0;
+  await inUnits(store, links, async (tx, i) => await tx.links.insert(benchLink(i, links, nowMs)));
   if ((s.links ?? 0) > 0) await store.write(async (tx) => await tx.partners.nextLinkReference(PARTNER));
   const monthStartMs = startOfIstanbulMonthMs(nowMs);
   await inUnits(store, s.payments ?? 0, async (tx, i) => {
