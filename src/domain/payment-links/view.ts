@@ -8,10 +8,10 @@ import type { LinkRow } from "../../store/rows";
  * flattened once, not by every answer that carries it (issue 37).
  */
 export function toLinkUrl(baseUrl: string, token: string): string {
-  if (baseUrl !== urls.baseUrl) urls = { baseUrl, of: kept(4096, (t: string) => `${baseUrl}/l/${t}`) };
+  if (urls === null || urls.baseUrl !== baseUrl) urls = { baseUrl, of: kept(4096, (t: string) => `${baseUrl}/l/${t}`) };
   return urls.of(token);
 }
-let urls = { baseUrl: "", of: (token: string) => token };
+let urls: { baseUrl: string; of: (token: string) => string } | null = null;
 
 /**
  * docs/contract.md#the-link-record wire shape, every field present and nulls explicit, in the table's order.
