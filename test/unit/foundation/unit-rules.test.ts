@@ -16,15 +16,19 @@ afterEach(async () => {
 });
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a stalled unit waits, and how long a test waits after it before its last checks. */
+const STALL_MS = 25;
+const AFTER_STALL_MS = 60;
 
 describe("issue 18: a unit that waits on something other than its repo calls", () => {
+  // The timers wait 25 ms, not 1 or 5: on a loaded machine a short timer can already be due when the
+  // loop reaches its timers phase, before the check phase where the store's watch runs, and the
+  // test then tests the load instead of the rule (the 5 ms timer failed so once, with three
+  // suites sharing two cores). Each test then waits longer than that before its last checks.
   it.each([
-    ["a timer", () => later(5)],
+    ["a timer", () => later(STALL_MS)],
     ["an immediate", () => new Promise((resolve) => setImmediate(resolve))],
-    // 25 ms, not 1: on a loaded machine a 1 ms timer can already be due when the loop reaches its
-    // timers phase, before the check phase where the store's watch runs, and the test then tests
-    // the load instead of the rule.
-    ["a fetch-like promise settled from I/O", () => new Promise((resolve) => process.nextTick(() => setTimeout(resolve, 25)))],
+    ["a fetch-like promise settled from I/O", () => new Promise((resolve) => process.nextTick(() => setTimeout(resolve, STALL_MS)))],
   ])("waiting on %s fails that unit alone with a logged invariant error; the batch's other units commit", async (_n, wait) => {
     const log = memoryLog();
     store = await openStore(":memory:", { log });
@@ -41,7 +45,7 @@ describe("issue 18: a unit that waits on something other than its repo calls", (
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(StalledUnitError);
     expect(log.lines.filter((l) => l.startsWith("error") && l.includes("invariant"))).toHaveLength(1);
     // What the stalled unit wrote before its wait is rolled back; what it tries after is refused.
-    await later(20);
+    await later(AFTER_STALL_MS);
     expect(await store.q.meta.get("stalled")).toBeUndefined();
     expect(await store.q.meta.get("stalled.after")).toBeUndefined();
     expect([await store.q.meta.get("before"), await store.q.meta.get("after")]).toEqual(["1", "1"]);
@@ -51,7 +55,7 @@ describe("issue 18: a unit that waits on something other than its repo calls", (
     store = await openStore(":memory:", { log: memoryLog() });
     let refused: unknown;
     const stalled = store.write(async (tx) => {
-      await later(5);
+      await later(STALL_MS);
       try {
         await tx.meta.set("late", "x");
       } catch (error) {
@@ -59,7 +63,7 @@ describe("issue 18: a unit that waits on something other than its repo calls", (
       }
     });
     await expect(stalled).rejects.toBeInstanceOf(StalledUnitError);
-    await later(20);
+    await later(AFTER_STALL_MS);
     await store.write(async (tx) => await tx.meta.set("next", "1"));
     expect(String(refused)).toMatch(/tx\.meta used after its unit of work ended/);
     expect(await store.q.meta.get("late")).toBeUndefined();
@@ -81,7 +85,7 @@ describe("issue 18: a unit that waits on something other than its repo calls", (
     // The unit writes, then stalls (a bug, caught), so its batch spans a macrotask in which a read runs.
     const stalled = s.write(async (tx) => {
       await tx.meta.set("uncommitted", "rolled back later");
-      await later(5);
+      await later(STALL_MS);
     });
     setImmediate(() => {
       void s.q.meta.get("uncommitted").then((v) => {
